@@ -1,0 +1,35 @@
+// Package bridge owns the unified client bridge that widgetd injects ahead of
+// every widget's code: its TypeScript source (compiled by esbuild during each
+// build, never at run time), the .d.ts that gives widget authors completion,
+// and the optional React hooks. It depends on no npm package.
+package bridge
+
+import "embed"
+
+// Source holds the bridge's TypeScript sources under src/.
+//
+//go:embed src
+var Source embed.FS
+
+// Module paths inside Source.
+const (
+	// Entry is the module behind `import … from "widgetd"`. Importing it
+	// installs the bridge (host detection, window.openai polyfill on MCP Apps
+	// hosts) without starting a handshake until the widget or a polyfilled
+	// window.openai call needs one.
+	Entry = "src/index.ts"
+	// ReactEntry is the module behind `import … from "widgetd/react"`.
+	ReactEntry = "src/react.ts"
+	// Types is the declaration file for both modules, written into widget
+	// projects so editors complete the API.
+	Types = "src/widgetd.d.ts"
+)
+
+// ModuleName is the bare import specifier widget code uses for the bridge.
+const ModuleName = "widgetd"
+
+// ReactModuleName is the bare import specifier of the React hooks.
+const ReactModuleName = "widgetd/react"
+
+// DTS returns the bridge's TypeScript declarations.
+func DTS() ([]byte, error) { return Source.ReadFile(Types) }

@@ -1,0 +1,7 @@
+declare module "widgetd" {
+  export const widget: {
+    readonly host: "chatgpt" | "mcp-apps" | "standalone";
+    onToolResult(cb: (result: { structuredContent?: Record<string, unknown> }) => void): () => void;
+  };
+  export default widget;
+}

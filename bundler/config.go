@@ -1,0 +1,355 @@
+package bundler
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/cspgen"
+)
+
+// WidgetConfigFile is the name of a widget's config file inside its folder.
+const WidgetConfigFile = "widget.json"
+
+// ProjectConfigFile is the optional project file at the project root.
+const ProjectConfigFile = "widgetd.json"
+
+// WidgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
+// in widget.schema.json describes the same fields for editors.
+type WidgetConfig struct {
+	// Schema is the editor hint "$schema"; ignored by the build.
+	Schema string `json:"$schema,omitempty"`
+	// Name is the widget's name, [a-z0-9-]+; defaults to the folder name.
+	Name string `json:"name,omitempty"`
+	// Title is the human-readable title.
+	Title string `json:"title,omitempty"`
+	// Description is the resource description shown to hosts.
+	Description string `json:"description,omitempty"`
+	// Entry is the widget's entry file relative to its folder: an HTML
+	// document (Vite style) or a script (index.tsx/ts/jsx/js). Defaults to
+	// index.html when present, else the first index script found.
+	Entry string `json:"entry,omitempty"`
+	// CSP lists the origins the widget reaches.
+	CSP CSPConfig `json:"csp"`
+	// Permissions lists the browser permissions the widget asks the host for.
+	Permissions PermissionsConfig `json:"permissions"`
+	// PrefersBorder asks the host for a bordered card; default true.
+	PrefersBorder *bool `json:"prefersBorder,omitempty"`
+	// Domain is the widget's dedicated HTTPS origin (openai/widgetDomain,
+	// ui.domain), required for ChatGPT app submission.
+	Domain string `json:"domain,omitempty"`
+	// Profiles lists the resource profiles to emit: "mcp-app", "skybridge".
+	// Default both.
+	Profiles []string `json:"profiles,omitempty"`
+	// Inline makes the HTML self-contained; default true unless a public URL
+	// is configured.
+	Inline *bool `json:"inline,omitempty"`
+	// WidgetDescription is ChatGPT's openai/widgetDescription, the summary the
+	// model sees when the widget loads.
+	WidgetDescription string `json:"widgetDescription,omitempty"`
+}
+
+// CSPConfig is the "csp" object of widget.json.
+type CSPConfig struct {
+	ConnectDomains  []string `json:"connectDomains,omitempty"`
+	ResourceDomains []string `json:"resourceDomains,omitempty"`
+	FrameDomains    []string `json:"frameDomains,omitempty"`
+	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
+	RedirectDomains []string `json:"redirectDomains,omitempty"`
+}
+
+// PermissionsConfig is the "permissions" object of widget.json.
+type PermissionsConfig struct {
+	Camera         bool `json:"camera,omitempty"`
+	Microphone     bool `json:"microphone,omitempty"`
+	Geolocation    bool `json:"geolocation,omitempty"`
+	ClipboardWrite bool `json:"clipboardWrite,omitempty"`
+}
+
+var (
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription"}
+	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
+	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain"}
+	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
+)
+
+// ProjectConfig is the optional widgetd.json at the project root. Command-line
+// flags override it.
+type ProjectConfig struct {
+	Schema string `json:"$schema,omitempty"`
+	// WidgetsDir is the folder holding one folder per widget; default "widgets".
+	WidgetsDir string `json:"widgetsDir,omitempty"`
+	// OutDir is the output folder; default "dist".
+	OutDir string `json:"outDir,omitempty"`
+	// PublicURL is where dist/ is served from; enables external mode.
+	PublicURL string `json:"publicUrl,omitempty"`
+	// Targets are esbuild targets, e.g. ["es2020", "chrome120", "safari16"].
+	Targets []string `json:"targets,omitempty"`
+	// Retain is how many builds' hashed files to keep (current included); default 5.
+	Retain int `json:"retain,omitempty"`
+}
+
+// LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero
+// config and no error.
+func LoadProjectConfig(dir string) (ProjectConfig, error) {
+	var pc ProjectConfig
+	file := filepath.Join(dir, ProjectConfigFile)
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return pc, nil
+	}
+	if err != nil {
+		return pc, fmt.Errorf("read project config: %w", err)
+	}
+	doc, err := parseJSONDoc(file, data)
+	if err != nil {
+		return pc, err
+	}
+	if err := doc.checkKeys("", projectKeys); err != nil {
+		return pc, err
+	}
+	if err := doc.decode(&pc); err != nil {
+		return pc, err
+	}
+	if pc.Retain < 0 {
+		return pc, doc.errPath("retain", "retain must be 1 or more (how many builds to keep)")
+	}
+	if pc.PublicURL != "" {
+		if _, err := NormalizePublicURL(pc.PublicURL); err != nil {
+			return pc, doc.errPath("publicUrl", "%v", err)
+		}
+	}
+	if _, err := parseTargets(pc.Targets); err != nil {
+		return pc, doc.errPath("targets", "%v", err)
+	}
+	return pc, nil
+}
+
+// NormalizePublicURL checks that u is an absolute http(s) URL with no query or
+// fragment and returns it without a trailing slash.
+func NormalizePublicURL(u string) (string, error) {
+	p, err := url.Parse(u)
+	if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
+		return "", fmt.Errorf("public URL %q must be an absolute http(s) URL such as https://cdn.example.com/widgets", u)
+	}
+	if p.RawQuery != "" || p.Fragment != "" || p.User != nil {
+		return "", fmt.Errorf("public URL %q must not carry a query, fragment or credentials", u)
+	}
+	if p.Scheme == "http" && !isLoopbackHost(p.Hostname()) {
+		return "", fmt.Errorf("public URL %q must use https (http is only for localhost)", u)
+	}
+	return strings.TrimSuffix(p.Scheme+"://"+p.Host+p.EscapedPath(), "/"), nil
+}
+
+func isLoopbackHost(h string) bool {
+	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasSuffix(h, ".localhost")
+}
+
+// widget is one discovered, validated widget.
+type widget struct {
+	Config WidgetConfig
+	// Dir is the widget folder (absolute).
+	Dir string
+	// ConfigFile is the path of widget.json as shown in messages.
+	ConfigFile string
+	// Entry is the absolute path of the entry file.
+	Entry string
+	// HTMLEntry is true when Entry is an HTML document.
+	HTMLEntry bool
+	// Policy is the validated CSP policy (before the public URL is added).
+	Policy *cspgen.Policy
+	// Inline is the resolved inline mode.
+	Inline bool
+	// Profiles are the resolved profiles.
+	Profiles []string
+}
+
+// loadWidget reads and validates dir/widget.json. display is the folder as
+// shown in messages.
+func loadWidget(dir, display string, publicURL string) (*widget, error) {
+	file := filepath.Join(display, WidgetConfigFile)
+	data, err := os.ReadFile(filepath.Join(dir, WidgetConfigFile))
+	if err != nil {
+		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
+	}
+	doc, err := parseJSONDoc(file, data)
+	if err != nil {
+		return nil, err
+	}
+	for path, allowed := range map[string][]string{"": widgetKeys, "csp": cspKeys, "permissions": permissionKeys} {
+		if err := doc.checkKeys(path, allowed); err != nil {
+			return nil, err
+		}
+	}
+	w := &widget{Dir: dir, ConfigFile: file}
+	if err := doc.decode(&w.Config); err != nil {
+		return nil, err
+	}
+	c := &w.Config
+	if c.Name == "" {
+		c.Name = filepath.Base(dir)
+		if !nameRE.MatchString(c.Name) {
+			return nil, diagErr(file, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
+		}
+	} else if !nameRE.MatchString(c.Name) {
+		return nil, doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
+	}
+	if len(c.Name) > 64 {
+		return nil, doc.errPath("name", "name %q is longer than 64 characters", c.Name)
+	}
+	if c.Title == "" {
+		c.Title = c.Name
+	}
+	for _, k := range []struct {
+		path, value string
+	}{{"title", c.Title}, {"description", c.Description}, {"widgetDescription", c.WidgetDescription}} {
+		if strings.ContainsAny(k.value, "\x00") {
+			return nil, doc.errPath(k.path, "%s must not contain NUL characters", k.path)
+		}
+	}
+
+	// Entry.
+	if err := w.resolveEntry(doc); err != nil {
+		return nil, err
+	}
+
+	// Profiles.
+	w.Profiles = []string{assets.ProfileMCPApp, assets.ProfileSkybridge}
+	if doc.has("profiles") {
+		if len(c.Profiles) == 0 {
+			return nil, doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
+		}
+		seen := map[string]bool{}
+		w.Profiles = nil
+		for i, p := range c.Profiles {
+			if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
+				return nil, doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
+			}
+			if !seen[p] {
+				seen[p] = true
+				w.Profiles = append(w.Profiles, p)
+			}
+		}
+		sort.Strings(w.Profiles)
+	}
+
+	// Inline vs external.
+	w.Inline = publicURL == ""
+	if c.Inline != nil {
+		w.Inline = *c.Inline
+		if !w.Inline && publicURL == "" {
+			return nil, doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
+		}
+	}
+
+	// Domain.
+	if c.Domain != "" {
+		if err := validateDomain(c.Domain); err != nil {
+			return nil, doc.errPath("domain", "%v", err)
+		}
+	}
+
+	// CSP.
+	pol, err := cspgen.New(cspgen.Domains{
+		Connect:  c.CSP.ConnectDomains,
+		Resource: c.CSP.ResourceDomains,
+		Frame:    c.CSP.FrameDomains,
+		BaseURI:  c.CSP.BaseURIDomains,
+		Redirect: c.CSP.RedirectDomains,
+	})
+	if err != nil {
+		path := "csp"
+		var ve *cspgen.Error
+		if errors.As(err, &ve) {
+			path = fmt.Sprintf("csp.%s[%d]", ve.Field, ve.Index)
+		}
+		return nil, doc.errPath(path, "%v", err)
+	}
+	w.Policy = pol
+	return w, nil
+}
+
+// has reports whether the document sets the top-level field.
+func (doc *jsonDoc) has(path string) bool {
+	_, ok := doc.pos[path]
+	return ok
+}
+
+func (w *widget) resolveEntry(doc *jsonDoc) error {
+	c := &w.Config
+	rootReal, err := filepath.EvalSymlinks(w.Dir)
+	if err != nil {
+		return doc.errAt(0, "cannot resolve widget folder: %v", unwrapPathErr(err))
+	}
+	if c.Entry == "" {
+		candidates := append([]string{"index.html"}, scriptEntries...)
+		for _, cand := range candidates {
+			if st, err := os.Stat(filepath.Join(w.Dir, cand)); err == nil && st.Mode().IsRegular() {
+				c.Entry = cand
+				break
+			}
+		}
+		if c.Entry == "" {
+			return doc.errAt(0, "no entry found in %s; add index.html or index.tsx (or set \"entry\")", filepath.Dir(w.ConfigFile))
+		}
+	} else if filepath.IsAbs(c.Entry) || strings.Contains(filepath.ToSlash(c.Entry), "\\") {
+		return doc.errPath("entry", "entry %q must be a path relative to the widget folder", c.Entry)
+	}
+	abs := filepath.Join(w.Dir, filepath.FromSlash(c.Entry))
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return doc.errPath("entry", "entry %q: %v", c.Entry, unwrapPathErr(err))
+	}
+	if rel, err := filepath.Rel(rootReal, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return doc.errPath("entry", "entry %q is outside the widget folder; move it inside %s", c.Entry, filepath.Dir(w.ConfigFile))
+	}
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() {
+		return doc.errPath("entry", "entry %q is not a regular file", c.Entry)
+	}
+	switch ext := strings.ToLower(filepath.Ext(real)); ext {
+	case ".html", ".htm":
+		w.HTMLEntry = true
+	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs":
+	default:
+		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document or a .tsx/.ts/.jsx/.js script", c.Entry, ext)
+	}
+	w.Entry = abs
+	return nil
+}
+
+// validateDomain checks a widget domain: an https origin (http only for
+// localhost), no path, query or credentials.
+func validateDomain(d string) error {
+	u, err := url.Parse(d)
+	if err != nil || u.Host == "" || u.Opaque != "" {
+		return fmt.Errorf("domain %q must be an origin such as https://widgets.example.com", d)
+	}
+	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+		return fmt.Errorf("domain %q must use https", d)
+	}
+	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return fmt.Errorf("domain %q must be an origin only (no credentials, path, query or fragment)", d)
+	}
+	if strings.ContainsAny(d, " \t\r\n\"';,") {
+		return fmt.Errorf("domain %q contains characters that are not allowed in an origin", d)
+	}
+	return nil
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

@@ -1,0 +1,102 @@
+package bundler
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Diagnostic is one problem found in a user's input, located in a file.
+type Diagnostic struct {
+	// File is the path of the file, relative to the working directory when possible.
+	File string `json:"file"`
+	// Line and Column are 1-based; zero when unknown.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Message says what is wrong and, where it can, how to fix it.
+	Message string `json:"message"`
+	// Source is the offending source line, when known.
+	Source string `json:"source,omitempty"`
+	// Warning is true for problems that do not fail the build.
+	Warning bool `json:"warning,omitempty"`
+}
+
+// String formats the diagnostic as file:line:col: message, followed by the
+// source line and a caret when the source is known.
+func (d Diagnostic) String() string {
+	var b strings.Builder
+	b.WriteString(d.File)
+	if d.Line > 0 {
+		fmt.Fprintf(&b, ":%d", d.Line)
+		if d.Column > 0 {
+			fmt.Fprintf(&b, ":%d", d.Column)
+		}
+	}
+	if d.Warning {
+		b.WriteString(": warning: ")
+	} else {
+		b.WriteString(": error: ")
+	}
+	b.WriteString(d.Message)
+	if d.Source != "" {
+		src := strings.ReplaceAll(d.Source, "\t", " ")
+		fmt.Fprintf(&b, "\n    %s", src)
+		if d.Column > 0 && d.Column <= len(src)+1 {
+			fmt.Fprintf(&b, "\n    %s^", strings.Repeat(" ", d.Column-1))
+		}
+	}
+	return b.String()
+}
+
+// Error reports one or more diagnostics that failed a build. Its message lists
+// each diagnostic on its own line(s).
+type Error struct {
+	// Diagnostics are the problems, in the order found.
+	Diagnostics []Diagnostic
+}
+
+func (e *Error) Error() string {
+	parts := make([]string, len(e.Diagnostics))
+	for i, d := range e.Diagnostics {
+		parts[i] = d.String()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// diagErr returns an *Error holding one diagnostic.
+func diagErr(file string, line, col int, format string, args ...any) *Error {
+	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}}}
+}
+
+// AsDiagnostics returns the diagnostics inside err, or nil when err carries none.
+func AsDiagnostics(err error) []Diagnostic {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Diagnostics
+	}
+	return nil
+}
+
+// lineCol converts a byte offset in data to a 1-based line and column, and
+// returns that line's text.
+func lineCol(data []byte, offset int) (line, col int, text string) {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(data) {
+		offset = len(data)
+	}
+	line = 1
+	start := 0
+	for i := 0; i < offset; i++ {
+		if data[i] == '\n' {
+			line++
+			start = i + 1
+		}
+	}
+	end := start
+	for end < len(data) && data[end] != '\n' && data[end] != '\r' {
+		end++
+	}
+	return line, offset - start + 1, string(data[start:end])
+}

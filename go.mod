@@ -1,0 +1,17 @@
+module github.com/widgetd/widgetd
+
+go 1.26.8
+
+require (
+	github.com/andybalholm/brotli v1.2.8 // indirect
+	github.com/chromedp/cdproto v0.159.0 // indirect
+	github.com/chromedp/chromedp v0.22.1 // indirect
+	github.com/evanw/esbuild v0.28.2 // indirect
+	github.com/go-chi/chi/v5 v5.5.0 // indirect
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
+	github.com/mark3labs/mcp-go v1.2.1 // indirect
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
+	github.com/tdewolff/minify/v2 v2.24.25 // indirect
+	github.com/tdewolff/parse/v2 v2.8.20 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+)
