@@ -128,7 +128,7 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 			return pc, doc.errPath("publicUrl", "%v", err)
 		}
 	}
-	if _, err := parseTargets(pc.Targets); err != nil {
+	if _, _, err := parseTargets(pc.Targets); err != nil {
 		return pc, doc.errPath("targets", "%v", err)
 	}
 	return pc, nil
@@ -171,6 +171,8 @@ type widget struct {
 	Inline bool
 	// Profiles are the resolved profiles.
 	Profiles []string
+	// html is the parsed HTML entry, or the default shell for a script entry.
+	html *htmlEntry
 }
 
 // loadWidget reads and validates dir/widget.json. display is the folder as

@@ -1,0 +1,537 @@
+// Package bundler owns `widgetd build`: it discovers widgets, validates their
+// widget.json, bundles every widget with one esbuild context (the client
+// bridge injected first), wraps each bundle in its HTML shell (inline or
+// external), minifies, content-hashes, precompresses, and writes dist/ with its
+// manifest atomically.
+//
+// Its output is read by package assets; nothing here serves HTTP.
+package bundler
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/minify/v2"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/cspgen"
+)
+
+// Version is the widgetd version recorded in manifests.
+const Version = "0.1.0"
+
+// DefaultRetain is how many builds' hashed files dist/ keeps by default.
+const DefaultRetain = 5
+
+// hashLen is the number of hex digits of a widget hash in URIs and names.
+const hashLen = 16
+
+// Options configures a Builder. Zero values take the project file's settings,
+// then the defaults.
+type Options struct {
+	// Root is the project root holding widgetd.json; default the working directory.
+	Root string
+	// WidgetsDir holds one folder per widget; default "widgets" under Root.
+	WidgetsDir string
+	// OutDir is the output folder; default "dist" under Root.
+	OutDir string
+	// PublicURL is the URL dist/ is served from; set, it makes widgets
+	// external by default and adds its origin to their resourceDomains.
+	PublicURL string
+	// Targets are esbuild targets; default DefaultTargets.
+	Targets []string
+	// Retain is how many builds to keep in dist/ (current included).
+	Retain int
+	// NoCompress skips precompression (for the dev loop).
+	NoCompress bool
+}
+
+// Builder builds one project. It keeps an esbuild context and a compression
+// cache between builds, so rebuilds only redo what changed. A Builder is not
+// safe for concurrent Builds.
+type Builder struct {
+	opts       Options
+	root       string
+	widgetsDir string
+	outDir     string
+	publicURL  string
+	retain     int
+	target     api.Target
+	engines    []api.Engine
+
+	widgets  []*widget
+	esb      api.BuildContext
+	esbNames string // widget names the context was made for
+	cache    *compressCache
+	min      *minify.M
+	mu       sync.Mutex
+}
+
+// New resolves opts against the project file and returns a Builder. It reads
+// configuration only; nothing is built or written.
+func New(opts Options) (*Builder, error) {
+	root := opts.Root
+	if root == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		root = wd
+	}
+	root, err := filepath.Abs(root)
+	if err != nil {
+		return nil, err
+	}
+	pc, err := LoadProjectConfig(root)
+	if err != nil {
+		return nil, err
+	}
+	b := &Builder{opts: opts, root: root, cache: newCompressCache(), min: newMinifier()}
+	pick := func(flag, file, def string) string {
+		if flag != "" {
+			return flag
+		}
+		if file != "" {
+			return file
+		}
+		return def
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(root, p)
+	}
+	b.widgetsDir = abs(pick(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
+	b.outDir = abs(pick(opts.OutDir, pc.OutDir, "dist"))
+	if pu := pick(opts.PublicURL, pc.PublicURL, ""); pu != "" {
+		if b.publicURL, err = NormalizePublicURL(pu); err != nil {
+			return nil, err
+		}
+	}
+	b.retain = DefaultRetain
+	if pc.Retain > 0 {
+		b.retain = pc.Retain
+	}
+	if opts.Retain > 0 {
+		b.retain = opts.Retain
+	}
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = pc.Targets
+	}
+	if b.target, b.engines, err = parseTargets(targets); err != nil {
+		return nil, err
+	}
+	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && !strings.HasPrefix(rel, "..") {
+		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", displayPath(b.outDir), displayPath(b.widgetsDir))
+	}
+	return b, nil
+}
+
+// OutDir returns the resolved output folder.
+func (b *Builder) OutDir() string { return b.outDir }
+
+// WidgetsDir returns the resolved widgets folder.
+func (b *Builder) WidgetsDir() string { return b.widgetsDir }
+
+// Close releases the esbuild context.
+func (b *Builder) Close() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.esb != nil {
+		b.esb.Dispose()
+		b.esb = nil
+	}
+}
+
+// Result describes a finished build.
+type Result struct {
+	// Manifest is the manifest written to dist/.
+	Manifest *assets.Manifest `json:"manifest"`
+	// OutDir is the folder written.
+	OutDir string `json:"outDir"`
+	// Widgets summarises each widget's files for display.
+	Widgets []WidgetSummary `json:"widgets"`
+	// Warnings are non-fatal diagnostics.
+	Warnings []Diagnostic `json:"warnings,omitempty"`
+	// Duration is the wall time of the build.
+	Duration time.Duration `json:"durationNs"`
+	// Compressed and Reused count encodings made and taken from the cache.
+	Compressed int `json:"compressed"`
+	Reused     int `json:"reused"`
+}
+
+// WidgetSummary lists one widget's URI and the files it loads.
+type WidgetSummary struct {
+	Name  string        `json:"name"`
+	URI   string        `json:"uri"`
+	Files []FileSummary `json:"files"`
+}
+
+// FileSummary gives a file's sizes: identity, brotli and gzip (0 = none).
+type FileSummary struct {
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	Brotli int64  `json:"brotli,omitempty"`
+	Gzip   int64  `json:"gzip,omitempty"`
+}
+
+// Build runs the whole pipeline once with a fresh Builder.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	b, err := New(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	return b.Build(ctx)
+}
+
+// Build discovers, bundles and writes the project. On any error dist/ is left
+// exactly as it was.
+func (b *Builder) Build(ctx context.Context) (*Result, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	start := time.Now()
+	hits0, misses0 := b.cache.hits, b.cache.misses
+	if err := b.discover(); err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	bundle, warnings, err := b.bundle()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	unlock, err := lockOut(b.outDir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	recoverInterrupted(b.outDir)
+	prev, warn := readPrevious(b.outDir)
+	if warn != nil {
+		warnings = append(warnings, *warn)
+	}
+	if prev != nil {
+		b.cache.fallback = prev.encodingBySum
+	} else {
+		b.cache.fallback = nil
+	}
+
+	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
+	files := map[string]*distFile{}
+	addFile := func(p string, data []byte, immutable bool) *distFile {
+		if f, ok := files[p]; ok {
+			return f
+		}
+		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: immutable}, data: data}
+		files[p] = f
+		return f
+	}
+	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
+	widgetFiles := map[string][]string{}
+	for _, w := range b.widgets {
+		mw, used, err := b.assembleWidget(w, bundle)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range used {
+			addFile(p, bundle.files[p].Contents, true)
+		}
+		addFile(mw.HTML, mw.htmlBytes, true)
+		m.Widgets = append(m.Widgets, mw.Widget)
+		var uris []string
+		for _, r := range mw.Profiles {
+			uris = append(uris, r.URI)
+		}
+		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
+		widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
+	}
+	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
+	m.BuildID = buildID(m.Widgets)
+	current.ID = m.BuildID
+	for _, f := range files {
+		f.Builds = []string{m.BuildID}
+	}
+	m.Builds = []assets.Build{current}
+	retain(m, files, prev, b.retain)
+
+	if !b.opts.NoCompress {
+		list := make([]*distFile, 0, len(files))
+		for _, f := range files {
+			list = append(list, f)
+		}
+		if err := b.precompress(ctx, list); err != nil {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := writeDist(b.outDir, m, files); err != nil {
+		return nil, err
+	}
+	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Duration: time.Since(start)}
+	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	for _, mw := range m.Widgets {
+		ws := WidgetSummary{Name: mw.Name, URI: mw.Profiles[0].URI}
+		for _, p := range widgetFiles[mw.Name] {
+			f := files[p]
+			fs := FileSummary{Path: p, Size: f.Size}
+			for _, e := range f.Encodings {
+				switch e.Name {
+				case "br":
+					fs.Brotli = e.Size
+				case "gzip":
+					fs.Gzip = e.Size
+				}
+			}
+			ws.Files = append(ws.Files, fs)
+		}
+		res.Widgets = append(res.Widgets, ws)
+	}
+	return res, nil
+}
+
+// discover finds and validates every widget, reporting all config errors at once.
+func (b *Builder) discover() error {
+	entries, err := os.ReadDir(b.widgetsDir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return diagErr(displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
+		}
+		return diagErr(displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
+	}
+	var widgets []*widget
+	var diags []Diagnostic
+	byName := map[string]*widget{}
+	for _, e := range entries {
+		dir := filepath.Join(b.widgetsDir, e.Name())
+		if strings.HasPrefix(e.Name(), ".") || e.Name() == "node_modules" {
+			continue
+		}
+		st, err := os.Stat(dir)
+		if err != nil {
+			diags = append(diags, Diagnostic{File: displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
+			continue
+		}
+		if !st.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
+			continue // not a widget (e.g. shared code)
+		}
+		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
+		if err == nil && w.HTMLEntry {
+			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir)
+		} else if err == nil {
+			w.html = defaultShell(w.Config.Title)
+		}
+		if err != nil {
+			if d := AsDiagnostics(err); d != nil {
+				diags = append(diags, d...)
+			} else {
+				diags = append(diags, Diagnostic{File: displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
+			}
+			continue
+		}
+		if other, dup := byName[w.Config.Name]; dup {
+			diags = append(diags, Diagnostic{File: w.ConfigFile, Line: 1, Column: 1,
+				Message: fmt.Sprintf("widget name %q is also used by %s; names must be unique", w.Config.Name, other.ConfigFile)})
+			continue
+		}
+		byName[w.Config.Name] = w
+		widgets = append(widgets, w)
+	}
+	if len(diags) > 0 {
+		return &Error{Diagnostics: diags}
+	}
+	if len(widgets) == 0 {
+		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s (see widgets/README.md)", WidgetConfigFile)
+	}
+	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
+	b.widgets = widgets
+	return nil
+}
+
+// bundle runs esbuild over every widget, reusing the context when the set of
+// widgets is unchanged.
+func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
+	var names []string
+	for _, w := range b.widgets {
+		names = append(names, w.Config.Name)
+	}
+	key := strings.Join(names, ",")
+	if b.esb == nil || b.esbNames != key {
+		if b.esb != nil {
+			b.esb.Dispose()
+			b.esb = nil
+		}
+		ctx, cerr := api.Context(b.esbuildOptions())
+		if cerr != nil {
+			var diags []Diagnostic
+			for _, m := range cerr.Errors {
+				diags = append(diags, b.messageDiag(m, false))
+			}
+			return nil, nil, &Error{Diagnostics: diags}
+		}
+		b.esb, b.esbNames = ctx, key
+	}
+	return b.collect(b.esb.Rebuild())
+}
+
+// builtWidget is one widget's manifest entry plus its HTML bytes.
+type builtWidget struct {
+	assets.Widget
+	htmlBytes []byte
+}
+
+// assembleWidget renders a widget's HTML and metadata from the bundle and
+// returns it with the dist/ paths of the bundle files it loads.
+func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget, []string, error) {
+	name := w.Config.Name
+	js := bundle.files[bundle.js[name]].Contents
+	var css []byte
+	cssPath := bundle.css[name]
+	if cssPath != "" {
+		css = bundle.files[cssPath].Contents
+	}
+	var used []string
+	if b.publicURL != "" {
+		used = bundle.widgetAssets(js, css)
+	}
+	pol := w.Policy
+	var jsURL, cssURL string
+	if !w.Inline {
+		used = append(used, bundle.js[name])
+		jsURL = b.publicURL + "/" + bundle.js[name]
+		if cssPath != "" {
+			used = append(used, cssPath)
+			cssURL = b.publicURL + "/" + cssPath
+		}
+	}
+	if len(used) > 0 {
+		origin := publicOrigin(b.publicURL)
+		var err error
+		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
+			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
+		}
+	}
+	sort.Strings(used)
+	doc := renderHTML(w.html, js, css, jsURL, cssURL, w.Inline)
+	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
+	if err != nil {
+		return nil, nil, err
+	}
+	meta := resourceMeta(w, pol)
+	metaJSON, err := json.Marshal(meta)
+	if err != nil {
+		return nil, nil, fmt.Errorf("widget %q: encode metadata: %w", name, err)
+	}
+	header := pol.Header()
+	// The hash covers everything the host renders: the document, every file
+	// it loads, and the CSP and metadata that decide how it renders.
+	h := newHasher()
+	h.add("html", doc)
+	for _, p := range used {
+		h.add(p, bundle.files[p].Contents)
+	}
+	h.add("csp", []byte(header))
+	h.add("meta", metaJSON)
+	hash := h.sum()[:hashLen]
+	mw := &builtWidget{htmlBytes: doc, Widget: assets.Widget{
+		Name: name, Title: w.Config.Title, Description: w.Config.Description,
+		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
+	}}
+	for _, p := range w.Profiles {
+		mime, suffix := assets.MIMETypeMCPApp, ".html"
+		if p == assets.ProfileSkybridge {
+			mime, suffix = assets.MIMETypeSkybridge, ".skybridge.html"
+		}
+		mw.Profiles = append(mw.Profiles, assets.Resource{
+			Profile:  p,
+			URI:      "ui://widget/" + name + "." + hash + suffix,
+			AliasURI: "ui://widget/" + name + suffix,
+			MIMEType: mime,
+			ListMeta: meta,
+			ReadMeta: meta,
+		})
+	}
+	return mw, used, nil
+}
+
+// resourceMeta builds the _meta object a host reads for a widget resource:
+// the MCP Apps shape (ui.*) and the ChatGPT shape (openai/*), since hosts
+// differ in which they read.
+func resourceMeta(w *widget, pol *cspgen.Policy) map[string]any {
+	prefersBorder := true
+	if w.Config.PrefersBorder != nil {
+		prefersBorder = *w.Config.PrefersBorder
+	}
+	ui := map[string]any{"csp": pol.UIMeta(), "prefersBorder": prefersBorder}
+	meta := map[string]any{
+		"openai/widgetCSP":           pol.OpenAIMeta(),
+		"openai/widgetPrefersBorder": prefersBorder,
+	}
+	if d := w.Config.Domain; d != "" {
+		ui["domain"] = d
+		meta["openai/widgetDomain"] = d
+	}
+	perms := map[string]any{}
+	p := w.Config.Permissions
+	for _, kv := range []struct {
+		on  bool
+		key string
+	}{{p.Camera, "camera"}, {p.Microphone, "microphone"}, {p.Geolocation, "geolocation"}, {p.ClipboardWrite, "clipboardWrite"}} {
+		if kv.on {
+			perms[kv.key] = map[string]any{}
+		}
+	}
+	if len(perms) > 0 {
+		ui["permissions"] = perms
+	}
+	if w.Config.WidgetDescription != "" {
+		meta["openai/widgetDescription"] = w.Config.WidgetDescription
+	}
+	meta["ui"] = ui
+	// Round-trip through JSON so the manifest and the in-memory value agree
+	// (typed structs become plain maps, as a reader of manifest.json sees them).
+	data, _ := json.Marshal(meta)
+	var out map[string]any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+// publicOrigin returns the scheme://host[:port] of a public URL.
+func publicOrigin(u string) string {
+	rest := u[strings.Index(u, "://")+3:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return u[:len(u)-len(rest)+i]
+	}
+	return u
+}
+
+// buildID hashes the widget hashes of a build.
+func buildID(ws []assets.Widget) string {
+	h := newHasher()
+	for _, w := range ws {
+		h.add(w.Name, []byte(w.Hash))
+	}
+	return h.sum()[:hashLen]
+}

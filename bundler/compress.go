@@ -1,0 +1,226 @@
+package bundler
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"path"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+)
+
+// Compression settings: the files are compressed once per content and served
+// many times, so the slowest, smallest settings pay for themselves.
+const (
+	brotliQuality = brotli.BestCompression // q11
+	gzipLevel     = gzip.BestCompression   // 9
+	// minCompressSize is the size below which compression never pays once
+	// headers are counted.
+	minCompressSize = 256
+	// maxCompressRatio is the largest encoded/identity ratio worth keeping.
+	maxCompressRatio = 0.95
+)
+
+// encodingSuffix maps a Content-Encoding token to its sidecar suffix.
+var encodingSuffix = map[string]string{"br": ".br", "gzip": ".gz"}
+
+// encodingOrder is the order encodings are listed in (best first).
+var encodingOrder = []string{"br", "gzip"}
+
+// contentTypes maps file extensions to the Content-Type dist/ files are served
+// with. A fixed table keeps builds identical on every machine (the mime
+// package reads system files).
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
+	".css": "text/css; charset=utf-8", ".json": "application/json", ".map": "application/json",
+	".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
+	".webp": "image/webp", ".avif": "image/avif", ".ico": "image/x-icon", ".bmp": "image/bmp",
+	".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
+	".mp3": "audio/mpeg", ".mp4": "video/mp4", ".webm": "video/webm", ".ogg": "audio/ogg", ".wav": "audio/wav",
+	".wasm": "application/wasm", ".txt": "text/plain; charset=utf-8",
+}
+
+// ContentType returns the Content-Type for a dist/ file name.
+func ContentType(name string) string {
+	if ct, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
+		return ct
+	}
+	return "application/octet-stream"
+}
+
+// compressible reports whether a content type benefits from compression
+// (already-compressed images, fonts and media do not).
+func compressible(ct string) bool {
+	switch {
+	case strings.HasPrefix(ct, "text/"), strings.HasPrefix(ct, "application/json"),
+		ct == "image/svg+xml", ct == "application/wasm", ct == "font/ttf", ct == "font/otf",
+		ct == "application/vnd.ms-fontobject", ct == "image/x-icon", ct == "image/bmp":
+		return true
+	}
+	return false
+}
+
+// compressCache remembers encoded bytes by the SHA-256 of the identity bytes
+// and encoding, so an unchanged file is never compressed twice by one Builder.
+// It is safe for concurrent use.
+type compressCache struct {
+	mu sync.Mutex
+	m  map[string][]byte
+	// fallback looks an encoding up elsewhere (the previous dist/); nil
+	// result means not found.
+	fallback func(sum, enc string) []byte
+	// hits and misses count lookups, for the build summary.
+	hits, misses int
+}
+
+func newCompressCache() *compressCache { return &compressCache{m: map[string][]byte{}} }
+
+func (c *compressCache) get(sum, enc string) []byte {
+	c.mu.Lock()
+	b, ok := c.m[sum+"/"+enc]
+	fb := c.fallback
+	c.mu.Unlock()
+	if ok {
+		return b
+	}
+	if fb != nil {
+		if b := fb(sum, enc); b != nil {
+			c.put(sum, enc, b)
+			return b
+		}
+	}
+	return nil
+}
+
+func (c *compressCache) put(sum, enc string, b []byte) {
+	c.mu.Lock()
+	c.m[sum+"/"+enc] = b
+	c.mu.Unlock()
+}
+
+// encode compresses data with the named encoding.
+func encode(enc string, data []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	switch enc {
+	case "br":
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 22})
+		if _, err := w.Write(data); err != nil {
+			return nil, err
+		}
+		if err := w.Close(); err != nil {
+			return nil, err
+		}
+	case "gzip":
+		w, err := gzip.NewWriterLevel(&buf, gzipLevel)
+		if err != nil {
+			return nil, err
+		}
+		// No name or mtime in the header: same input, same bytes.
+		if _, err := w.Write(data); err != nil {
+			return nil, err
+		}
+		if err := w.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}
+
+// precompress fills in the encodings of every compressible file, in
+// parallel across cores, reusing cached encodings. When skip is true no
+// compression is done (dev builds).
+func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
+	type job struct {
+		f   *distFile
+		enc string
+	}
+	var jobs []job
+	for _, f := range files {
+		if f.source != nil || !compressible(f.ContentType) || len(f.data) < minCompressSize {
+			continue // retained files keep their encodings
+		}
+		for _, enc := range encodingOrder {
+			jobs = append(jobs, job{f, enc})
+		}
+	}
+	// Biggest first, so the slowest jobs start early.
+	sort.SliceStable(jobs, func(i, j int) bool { return len(jobs[i].f.data) > len(jobs[j].f.data) })
+	results := make([][]byte, len(jobs))
+	errs := make([]error, len(jobs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	workers := runtime.GOMAXPROCS(0)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				j := jobs[i]
+				if cached := b.cache.get(j.f.SHA256, j.enc); cached != nil {
+					results[i] = cached
+					b.cache.mu.Lock()
+					b.cache.hits++
+					b.cache.mu.Unlock()
+					continue
+				}
+				out, err := encode(j.enc, j.f.data)
+				if err != nil {
+					errs[i] = err
+					continue
+				}
+				b.cache.put(j.f.SHA256, j.enc, out)
+				b.cache.mu.Lock()
+				b.cache.misses++
+				b.cache.mu.Unlock()
+				results[i] = out
+			}
+		}()
+	}
+	var cancelled error
+feed:
+	for i := range jobs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			cancelled = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if cancelled != nil {
+		return cancelled
+	}
+	byFile := map[*distFile]map[string][]byte{}
+	for i, j := range jobs {
+		if errs[i] != nil {
+			return errs[i]
+		}
+		if byFile[j.f] == nil {
+			byFile[j.f] = map[string][]byte{}
+		}
+		byFile[j.f][j.enc] = results[i]
+	}
+	for f, encs := range byFile {
+		f.encoded = map[string][]byte{}
+		for _, enc := range encodingOrder {
+			data := encs[enc]
+			if data == nil || float64(len(data)) > maxCompressRatio*float64(len(f.data)) {
+				continue
+			}
+			f.encoded[enc] = data
+		}
+	}
+	return nil
+}
+
+func sha256Hex(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}

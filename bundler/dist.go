@@ -1,0 +1,279 @@
+package bundler
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/widgetd/widgetd/assets"
+)
+
+// distFile is one file of the dist/ being assembled.
+type distFile struct {
+	assets.File
+	// data is the identity content of a new file.
+	data []byte
+	// encoded holds a new file's encodings by name.
+	encoded map[string][]byte
+	// source is the previous dist/ folder for a retained file (copied, not
+	// rebuilt); nil for new files.
+	source *string
+}
+
+// previousDist is what the bundler reads from the dist/ it replaces.
+type previousDist struct {
+	dir      string
+	manifest *assets.Manifest
+	files    map[string]assets.File // by path
+}
+
+// readPrevious loads the previous manifest from dir; a missing or unreadable
+// dist/ gives nil (nothing to retain), an incompatible one a warning.
+func readPrevious(dir string) (*previousDist, *Diagnostic) {
+	data, err := os.ReadFile(filepath.Join(dir, assets.ManifestFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+			Message: fmt.Sprintf("previous manifest unreadable (%v); old builds will not be retained", err)}
+	}
+	var m assets.Manifest
+	if err := json.Unmarshal(data, &m); err != nil || m.Version != assets.ManifestVersion {
+		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
+	}
+	p := &previousDist{dir: dir, manifest: &m, files: map[string]assets.File{}}
+	for _, f := range m.Files {
+		if !safeRelPath(f.Path) {
+			continue
+		}
+		p.files[f.Path] = f
+	}
+	return p, nil
+}
+
+// encoding returns a previous file's encoded bytes when they still match the
+// recorded hash; used as the compression cache of a rebuild.
+func (p *previousDist) encodingBySum(sum, enc string) []byte {
+	for _, f := range p.files {
+		if f.SHA256 != sum {
+			continue
+		}
+		for _, e := range f.Encodings {
+			if e.Name != enc || !safeRelPath(e.Path) {
+				continue
+			}
+			data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
+			if err == nil && sha256Hex(data) == e.SHA256 {
+				return data
+			}
+		}
+	}
+	return nil
+}
+
+// safeRelPath reports whether p is a clean relative slash path inside dist/.
+func safeRelPath(p string) bool {
+	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
+		return false
+	}
+	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) == p && p != ".." && !strings.HasPrefix(p, "../")
+}
+
+// retain merges the previous dist's builds into m (newest first, at most
+// keep builds in all) and returns the retained files to carry over.
+func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) {
+	if prev == nil {
+		return
+	}
+	for _, old := range prev.manifest.Builds {
+		if len(m.Builds) >= keep {
+			break
+		}
+		if old.ID == m.BuildID {
+			continue
+		}
+		m.Builds = append(m.Builds, old)
+	}
+	kept := map[string]bool{}
+	for _, bd := range m.Builds {
+		kept[bd.ID] = true
+	}
+	for _, old := range prev.files {
+		var ids []string
+		for _, id := range old.Builds {
+			if kept[id] && id != m.BuildID {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		if cur, ok := files[old.Path]; ok {
+			// Same path in the new build: same content (hashed name), so
+			// only the build list grows.
+			if cur.SHA256 == old.SHA256 {
+				cur.Builds = mergeIDs(cur.Builds, ids)
+			}
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(prev.dir, filepath.FromSlash(old.Path))); err != nil {
+			continue // gone from disk: nothing to keep
+		}
+		nf := old
+		nf.Builds = ids
+		dir := prev.dir
+		files[old.Path] = &distFile{File: nf, source: &dir}
+	}
+	// Retained builds only name files that were carried over.
+	for i := 1; i < len(m.Builds); i++ {
+		for name, bw := range m.Builds[i].Widgets {
+			if _, ok := files[bw.HTML]; !ok {
+				delete(m.Builds[i].Widgets, name)
+			}
+		}
+	}
+}
+
+func mergeIDs(a, b []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string{}, a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// writeDist writes files and the manifest into a fresh folder beside outDir
+// and swaps it into place, so outDir is at every moment either the complete
+// previous build or the complete new one.
+func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile) error {
+	parent := filepath.Dir(outDir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", parent, err)
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(outDir)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("create temporary output folder: %w", err)
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			os.RemoveAll(tmp)
+		}
+	}()
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		return err
+	}
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	m.Files = m.Files[:0]
+	for _, p := range paths {
+		f := files[p]
+		if f.source != nil {
+			if err := copyInto(tmp, *f.source, f.Path); err != nil {
+				return err
+			}
+			for _, e := range f.Encodings {
+				if err := copyInto(tmp, *f.source, e.Path); err != nil {
+					return err
+				}
+			}
+		} else {
+			if err := writeFile(tmp, f.Path, f.data); err != nil {
+				return err
+			}
+			f.Encodings = nil
+			for _, enc := range encodingOrder {
+				data, ok := f.encoded[enc]
+				if !ok {
+					continue
+				}
+				ep := f.Path + encodingSuffix[enc]
+				if err := writeFile(tmp, ep, data); err != nil {
+					return err
+				}
+				f.Encodings = append(f.Encodings, assets.Encoding{Name: enc, Path: ep, Size: int64(len(data)), SHA256: sha256Hex(data)})
+			}
+		}
+		sort.Strings(f.Builds)
+		m.Files = append(m.Files, f.File)
+	}
+	manifest, err := marshalManifest(m)
+	if err != nil {
+		return err
+	}
+	if err := writeFile(tmp, assets.ManifestFile, manifest); err != nil {
+		return err
+	}
+	if err := syncDir(tmp); err != nil {
+		return err
+	}
+	if err := swapDir(tmp, outDir); err != nil {
+		return err
+	}
+	ok = true
+	return nil
+}
+
+// marshalManifest encodes the manifest deterministically, indented for review.
+func marshalManifest(m *assets.Manifest) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, fmt.Errorf("encode manifest: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+func writeFile(root, rel string, data []byte) error {
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", rel, err)
+	}
+	return nil
+}
+
+// copyInto copies rel from src into root, hard-linking when it can.
+func copyInto(root, src, rel string) error {
+	from := filepath.Join(src, filepath.FromSlash(rel))
+	to := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	if err := os.Link(from, to); err == nil {
+		return nil
+	}
+	in, err := os.Open(from)
+	if err != nil {
+		return fmt.Errorf("retain %s: %w", rel, err)
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return fmt.Errorf("retain %s: %w", rel, err)
+	}
+	return out.Close()
+}

@@ -1,0 +1,336 @@
+package bundler
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/bundler/bridge"
+)
+
+const (
+	entryNamespace  = "widgetd-entry"
+	bridgeNamespace = "widgetd-bridge"
+	// outBase is the (never written) esbuild output folder below the project
+	// root; output paths are taken relative to it.
+	outBase = ".widgetd-out"
+	// assetsDir is the dist/ folder of hashed JS, CSS and asset files.
+	assetsDir = "assets"
+)
+
+// DefaultTargets are the esbuild targets used when none are configured:
+// ES2020 and the evergreen browsers that chat hosts run in.
+var DefaultTargets = []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
+
+// assetLoaders maps file extensions to the loader used for non-code imports.
+var assetExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico", ".bmp", ".svg",
+	".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".wasm"}
+
+var targetRE = regexp.MustCompile(`^(es\d{4}|esnext|chrome|edge|firefox|safari|ios|opera|node|deno)(\d+(\.\d+){0,2})?$`)
+
+// parseTargets converts target strings into an esbuild Target and Engines.
+func parseTargets(targets []string) (api.Target, []api.Engine, error) {
+	if len(targets) == 0 {
+		targets = DefaultTargets
+	}
+	target := api.ES2020
+	haveES := false
+	var engines []api.Engine
+	for _, t := range targets {
+		t = strings.ToLower(strings.TrimSpace(t))
+		m := targetRE.FindStringSubmatch(t)
+		if m == nil {
+			return 0, nil, fmt.Errorf("unknown target %q; use e.g. \"es2020\", \"chrome120\", \"safari17\"", t)
+		}
+		if strings.HasPrefix(t, "es") {
+			if haveES {
+				return 0, nil, fmt.Errorf("more than one ECMAScript target (%q); keep one", t)
+			}
+			haveES = true
+			if t == "esnext" {
+				target = api.ESNext
+				continue
+			}
+			year, _ := strconv.Atoi(t[2:])
+			es, ok := map[int]api.Target{2015: api.ES2015, 2016: api.ES2016, 2017: api.ES2017, 2018: api.ES2018,
+				2019: api.ES2019, 2020: api.ES2020, 2021: api.ES2021, 2022: api.ES2022, 2023: api.ES2023, 2024: api.ES2024, 2025: api.ES2025}[year]
+			if !ok {
+				return 0, nil, fmt.Errorf("unsupported ECMAScript target %q (es2015 … es2025, esnext)", t)
+			}
+			target = es
+			continue
+		}
+		if m[2] == "" {
+			return 0, nil, fmt.Errorf("target %q needs a version, e.g. %s120", t, m[1])
+		}
+		name := map[string]api.EngineName{"chrome": api.EngineChrome, "edge": api.EngineEdge, "firefox": api.EngineFirefox,
+			"safari": api.EngineSafari, "ios": api.EngineIOS, "opera": api.EngineOpera, "node": api.EngineNode, "deno": api.EngineDeno}[m[1]]
+		engines = append(engines, api.Engine{Name: name, Version: m[2]})
+	}
+	return target, engines, nil
+}
+
+// esbuildOptions builds the one set of esbuild options for the whole project.
+func (b *Builder) esbuildOptions() api.BuildOptions {
+	loaders := map[string]api.Loader{}
+	assetLoader := api.LoaderFile
+	if b.publicURL == "" {
+		// No origin to load files from: every asset becomes a data: URL.
+		assetLoader = api.LoaderDataURL
+	}
+	for _, ext := range assetExts {
+		loaders[ext] = assetLoader
+	}
+	entries := make([]api.EntryPoint, 0, len(b.widgets))
+	for _, w := range b.widgets {
+		entries = append(entries, api.EntryPoint{InputPath: entryNamespace + ":" + w.Config.Name, OutputPath: w.Config.Name})
+	}
+	publicPath := ""
+	if b.publicURL != "" {
+		publicPath = b.publicURL + "/"
+	}
+	return api.BuildOptions{
+		AbsWorkingDir:       b.root,
+		EntryPointsAdvanced: entries,
+		Bundle:              true,
+		Write:               false,
+		Outdir:              filepath.Join(b.root, outBase),
+		EntryNames:          assetsDir + "/[name]-[hash]",
+		AssetNames:          assetsDir + "/[name]-[hash]",
+		ChunkNames:          assetsDir + "/[name]-[hash]",
+		PublicPath:          publicPath,
+		Format:              api.FormatESModule,
+		Platform:            api.PlatformBrowser,
+		Target:              b.target,
+		Engines:             b.engines,
+		MinifyWhitespace:    true,
+		MinifyIdentifiers:   true,
+		MinifySyntax:        true,
+		TreeShaking:         api.TreeShakingTrue,
+		JSX:                 api.JSXAutomatic,
+		Loader:              loaders,
+		Define:              map[string]string{"process.env.NODE_ENV": `"production"`},
+		Charset:             api.CharsetUTF8,
+		LegalComments:       api.LegalCommentsEndOfFile,
+		Metafile:            true,
+		LogLevel:            api.LogLevelSilent,
+		Plugins:             []api.Plugin{b.plugin()},
+	}
+}
+
+// plugin resolves the per-widget virtual entries and the "widgetd" modules.
+func (b *Builder) plugin() api.Plugin {
+	return api.Plugin{Name: "widgetd", Setup: func(pb api.PluginBuild) {
+		pb.OnResolve(api.OnResolveOptions{Filter: "^" + entryNamespace + ":"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, entryNamespace+":"), Namespace: entryNamespace}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: entryNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			w := b.widgetByName(a.Path)
+			if w == nil {
+				return api.OnLoadResult{}, fmt.Errorf("unknown widget %q", a.Path)
+			}
+			src := b.entrySource(w)
+			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
+		})
+		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			p := bridge.Entry
+			if a.Path == bridge.ReactModuleName {
+				p = bridge.ReactEntry
+			}
+			return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil
+		})
+		pb.OnResolve(api.OnResolveOptions{Filter: `^\.\.?/`, Namespace: bridgeNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			p := path.Join(path.Dir(a.Importer), a.Path)
+			for _, cand := range []string{p, p + ".ts", p + ".tsx", p + "/index.ts"} {
+				if st, err := fs.Stat(bridge.Source, cand); err == nil && !st.IsDir() {
+					return api.OnResolveResult{Path: cand, Namespace: bridgeNamespace}, nil
+				}
+			}
+			return api.OnResolveResult{}, fmt.Errorf("bridge module %q not found", p)
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: bridgeNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			data, err := fs.ReadFile(bridge.Source, a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			src := string(data)
+			loader := api.LoaderTS
+			if strings.HasSuffix(a.Path, ".tsx") {
+				loader = api.LoaderTSX
+			}
+			// Bare imports inside the bridge (react for widgetd/react)
+			// resolve from the widgets folder upward.
+			return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: b.widgetsDir}, nil
+		})
+	}}
+}
+
+// entrySource is the virtual entry of one widget: the bridge first, then the
+// widget's own scripts and stylesheets in document order.
+func (b *Builder) entrySource(w *widget) string {
+	var sb strings.Builder
+	sb.WriteString("import \"widgetd\";\n")
+	imports := []string{"./" + filepath.Base(w.Entry)}
+	if w.HTMLEntry {
+		imports = w.html.imports
+	}
+	for _, imp := range imports {
+		q, _ := json.Marshal(imp)
+		fmt.Fprintf(&sb, "import %s;\n", q)
+	}
+	return sb.String()
+}
+
+func (b *Builder) widgetByName(name string) *widget {
+	for _, w := range b.widgets {
+		if w.Config.Name == name {
+			return w
+		}
+	}
+	return nil
+}
+
+// metafile is the part of esbuild's metafile the bundler reads.
+type metafile struct {
+	Inputs map[string]struct {
+		Bytes int `json:"bytes"`
+	} `json:"inputs"`
+	Outputs map[string]struct {
+		Bytes      int    `json:"bytes"`
+		EntryPoint string `json:"entryPoint"`
+		CSSBundle  string `json:"cssBundle"`
+		Inputs     map[string]struct {
+			BytesInOutput int `json:"bytesInOutput"`
+		} `json:"inputs"`
+	} `json:"outputs"`
+}
+
+// output is one esbuild output file, keyed by its dist/-relative path.
+type output struct {
+	Path     string // e.g. assets/counter-ABCD1234.js
+	Contents []byte
+}
+
+// bundleResult is what one esbuild run produced, grouped per widget.
+type bundleResult struct {
+	files   map[string]*output // by dist-relative path
+	js      map[string]string  // widget name → JS path
+	css     map[string]string  // widget name → CSS path ("" when none)
+	meta    metafile
+	rawMeta string
+}
+
+// collect turns an esbuild result into a bundleResult, or diagnostics.
+func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error) {
+	var diags []Diagnostic
+	for _, m := range r.Errors {
+		diags = append(diags, b.messageDiag(m, false))
+	}
+	for _, m := range r.Warnings {
+		diags = append(diags, b.messageDiag(m, true))
+	}
+	if len(r.Errors) > 0 {
+		return nil, diags, &Error{Diagnostics: diags}
+	}
+	res := &bundleResult{files: map[string]*output{}, js: map[string]string{}, css: map[string]string{}, rawMeta: r.Metafile}
+	if err := json.Unmarshal([]byte(r.Metafile), &res.meta); err != nil {
+		return nil, diags, fmt.Errorf("read esbuild metafile: %w", err)
+	}
+	base := filepath.Join(b.root, outBase)
+	for _, f := range r.OutputFiles {
+		rel, err := filepath.Rel(base, f.Path)
+		if err != nil {
+			return nil, diags, fmt.Errorf("esbuild output %q outside %s", f.Path, base)
+		}
+		rel = filepath.ToSlash(rel)
+		res.files[rel] = &output{Path: rel, Contents: f.Contents}
+	}
+	for key, out := range res.meta.Outputs {
+		if !strings.HasPrefix(out.EntryPoint, entryNamespace+":") {
+			continue
+		}
+		name := strings.TrimPrefix(out.EntryPoint, entryNamespace+":")
+		rel := strings.TrimPrefix(key, outBase+"/")
+		res.js[name] = rel
+		if out.CSSBundle != "" {
+			res.css[name] = strings.TrimPrefix(out.CSSBundle, outBase+"/")
+		}
+	}
+	for _, w := range b.widgets {
+		if _, ok := res.files[res.js[w.Config.Name]]; !ok {
+			return nil, diags, fmt.Errorf("widget %q: esbuild produced no JavaScript output", w.Config.Name)
+		}
+	}
+	return res, diags, nil
+}
+
+// messageDiag converts an esbuild message into a Diagnostic with a path
+// relative to the working directory.
+func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
+	d := Diagnostic{Message: m.Text, Warning: warning}
+	for _, n := range m.Notes {
+		if n.Text != "" {
+			d.Message += "; " + n.Text
+		}
+	}
+	if m.Location != nil {
+		file := m.Location.File
+		if ns := m.Location.Namespace; ns == bridgeNamespace {
+			file = "widgetd bridge: " + file
+		} else if ns == entryNamespace {
+			if w := b.widgetByName(file); w != nil {
+				file = displayPath(w.Entry)
+			}
+		} else {
+			file = displayPath(filepath.Join(b.root, file))
+		}
+		d.File = file
+		d.Line = m.Location.Line
+		d.Column = m.Location.Column + 1
+		d.Source = m.Location.LineText
+	} else {
+		d.File = "widgetd"
+		if m.PluginName != "" {
+			d.File = "plugin " + m.PluginName
+		}
+	}
+	return d
+}
+
+// displayPath shows p relative to the working directory when it is below it.
+func displayPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
+}
+
+// widgetAssets returns, sorted, the non-JS/CSS outputs that a widget's JS or
+// CSS refers to by name.
+func (r *bundleResult) widgetAssets(js, css []byte) []string {
+	var out []string
+	for p := range r.files {
+		if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") {
+			continue
+		}
+		name := path.Base(p)
+		if strings.Contains(string(js), name) || strings.Contains(string(css), name) {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,298 @@
+package bundler
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tdewolff/minify/v2"
+	minhtml "github.com/tdewolff/minify/v2/html"
+	"github.com/tdewolff/minify/v2/js"
+	"github.com/tdewolff/parse/v2"
+	lexhtml "github.com/tdewolff/parse/v2/html"
+)
+
+// htmlEntry is a widget's own HTML document with its local module scripts and
+// stylesheets taken out; the bundled outputs go where the first of each was.
+type htmlEntry struct {
+	// imports are the removed scripts and stylesheets as import specifiers
+	// relative to the HTML file's folder, in document order.
+	imports []string
+	// head and tail surround the insertion point of the bundled JS and CSS.
+	before, after []byte
+}
+
+// isLocalURL reports whether an HTML src/href refers to a file of the widget
+// (as opposed to an absolute or protocol-relative URL or a data: URL).
+func isLocalURL(u string) bool {
+	l := strings.ToLower(strings.TrimSpace(u))
+	for _, p := range []string{"http:", "https:", "//", "data:", "blob:", "mailto:", "#"} {
+		if strings.HasPrefix(l, p) {
+			return false
+		}
+	}
+	return l != ""
+}
+
+// parseHTMLEntry reads a Vite-style HTML entry: a full document whose local
+// <script type="module" src> and <link rel="stylesheet" href> tags name the
+// sources to bundle. widgetDir is the folder that root-absolute paths ("/src/x.ts")
+// resolve against, as Vite resolves them against its project root.
+func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
+	}
+	if err := checkUTF8(display, data); err != nil {
+		return nil, err
+	}
+	htmlDir := filepath.Dir(file)
+	e := &htmlEntry{}
+	var out bytes.Buffer
+	insertAt := -1
+	l := lexhtml.NewLexer(parse.NewInputBytes(data))
+	offset := 0
+	type tag struct {
+		name  string
+		start int
+		attrs map[string]string
+		pos   map[string]int
+		raw   bytes.Buffer
+	}
+	var cur *tag
+	skipUntilScriptEnd := false
+	errAt := func(off int, format string, args ...any) error {
+		l, c, src := lineCol(data, off)
+		d := diagErr(display, l, c, format, args...)
+		d.Diagnostics[0].Source = src
+		return d
+	}
+	for {
+		tt, tok := l.Next()
+		if tt == lexhtml.ErrorToken {
+			break
+		}
+		start := offset
+		offset += len(tok)
+		switch tt {
+		case lexhtml.StartTagToken:
+			cur = &tag{name: strings.ToLower(string(l.Text())), start: start, attrs: map[string]string{}, pos: map[string]int{}}
+			cur.raw.Write(tok)
+			continue
+		case lexhtml.AttributeToken:
+			if cur != nil {
+				k := strings.ToLower(string(l.AttrKey()))
+				v := string(l.AttrVal())
+				if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+					v = v[1 : len(v)-1]
+				}
+				cur.attrs[k] = html.UnescapeString(v)
+				cur.pos[k] = start + bytes.IndexByte(tok, tok[bytes.IndexFunc(tok, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' })])
+				cur.raw.Write(tok)
+				continue
+			}
+		case lexhtml.StartTagCloseToken, lexhtml.StartTagVoidToken:
+			if cur != nil {
+				cur.raw.Write(tok)
+				t := cur
+				cur = nil
+				removed := false
+				switch {
+				case t.name == "script" && t.attrs["src"] != "" && isLocalURL(t.attrs["src"]):
+					if t.attrs["type"] != "module" {
+						return nil, errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
+					}
+					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir)
+					if err != nil {
+						return nil, errAt(t.pos["src"], "%v", err)
+					}
+					e.imports = append(e.imports, spec)
+					removed, skipUntilScriptEnd = true, true
+				case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
+					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir)
+					if err != nil {
+						return nil, errAt(t.pos["href"], "%v", err)
+					}
+					e.imports = append(e.imports, spec)
+					removed = true
+				case t.name == "link" && hasToken(t.attrs["rel"], "modulepreload") && isLocalURL(t.attrs["href"]):
+					removed = true // bundled away
+				}
+				if removed {
+					if insertAt < 0 {
+						insertAt = out.Len()
+					}
+					continue
+				}
+				out.Write(t.raw.Bytes())
+				continue
+			}
+		case lexhtml.EndTagToken:
+			if skipUntilScriptEnd && strings.EqualFold(string(l.Text()), "script") {
+				skipUntilScriptEnd = false
+				continue
+			}
+		case lexhtml.TextToken:
+			if skipUntilScriptEnd {
+				if len(bytes.TrimSpace(tok)) > 0 {
+					return nil, errAt(start, "a <script src> must be empty; move this code into the module it loads")
+				}
+				continue
+			}
+		}
+		out.Write(tok)
+	}
+	if err := l.Err(); err != nil && err.Error() != "EOF" {
+		return nil, errAt(offset, "cannot parse HTML: %v", err)
+	}
+	hasScript := false
+	for _, imp := range e.imports {
+		if !strings.HasSuffix(strings.ToLower(imp), ".css") {
+			hasScript = true
+		}
+	}
+	if !hasScript {
+		return nil, errAt(0, "no <script type=\"module\" src=\"…\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
+	}
+	doc := out.Bytes()
+	if insertAt < 0 {
+		insertAt = len(doc)
+	}
+	if !bytes.HasPrefix(bytes.ToLower(bytes.TrimSpace(doc)), []byte("<!doctype html")) {
+		doc = append([]byte("<!doctype html>"), doc...)
+		insertAt += len("<!doctype html>")
+	}
+	e.before = append([]byte(nil), doc[:insertAt]...)
+	e.after = append([]byte(nil), doc[insertAt:]...)
+	return e, nil
+}
+
+// localImport turns an HTML src/href into an import specifier relative to the
+// HTML file's folder, checking that the file exists inside the widget folder.
+func localImport(ref, htmlDir, widgetDir string) (string, error) {
+	ref = strings.TrimSpace(ref)
+	if i := strings.IndexAny(ref, "?#"); i >= 0 {
+		ref = ref[:i]
+	}
+	var abs string
+	if strings.HasPrefix(ref, "/") {
+		abs = filepath.Join(widgetDir, filepath.FromSlash(ref))
+	} else {
+		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
+	}
+	if rel, err := filepath.Rel(widgetDir, abs); err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("%q is outside the widget folder", ref)
+	}
+	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
+	}
+	rel, _ := filepath.Rel(htmlDir, abs)
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	return rel, nil
+}
+
+func hasToken(list, tok string) bool {
+	for _, f := range strings.Fields(strings.ToLower(list)) {
+		if f == tok {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultShell is the document around a script entry: a root element for the
+// widget to render into.
+func defaultShell(title string) *htmlEntry {
+	return &htmlEntry{
+		before: []byte(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
+			`<meta name="viewport" content="width=device-width, initial-scale=1">` +
+			`<meta name="color-scheme" content="light dark"><title>` + html.EscapeString(title) + `</title>`),
+		after: []byte(`</head><body><div id="root"></div></body></html>`),
+	}
+}
+
+var (
+	scriptCloseRE = regexp.MustCompile(`(?i)</(script)`)
+	commentOpenRE = regexp.MustCompile(`<!--`)
+	styleCloseRE  = regexp.MustCompile(`(?i)</(style)`)
+)
+
+// escapeInlineScript makes JS safe inside <script>…</script>: "</script" and
+// "<!--" can only occur in esbuild's minified output inside string, template
+// or regular-expression literals, where "<\/" and "<\!--" mean the same.
+func escapeInlineScript(js []byte) []byte {
+	js = scriptCloseRE.ReplaceAll(js, []byte(`<\/$1`))
+	return commentOpenRE.ReplaceAll(js, []byte(`<\!--`))
+}
+
+// escapeInlineStyle makes CSS safe inside <style>…</style>.
+func escapeInlineStyle(css []byte) []byte {
+	return styleCloseRE.ReplaceAll(css, []byte(`<\/$1`))
+}
+
+// renderHTML assembles a widget's document: inline (JS and CSS in the page) or
+// external (tags pointing at jsURL and cssURL).
+func renderHTML(e *htmlEntry, js, css []byte, jsURL, cssURL string, inline bool) []byte {
+	var b bytes.Buffer
+	b.Write(e.before)
+	if inline {
+		if len(bytes.TrimSpace(css)) > 0 {
+			b.WriteString("<style>")
+			b.Write(escapeInlineStyle(bytes.TrimSpace(css)))
+			b.WriteString("</style>")
+		}
+		b.WriteString(`<script type="module">`)
+		b.Write(escapeInlineScript(bytes.TrimSpace(js)))
+		b.WriteString("</script>")
+	} else {
+		if cssURL != "" {
+			fmt.Fprintf(&b, `<link rel="stylesheet" crossorigin href="%s">`, html.EscapeString(cssURL))
+		}
+		fmt.Fprintf(&b, `<script type="module" crossorigin src="%s"></script>`, html.EscapeString(jsURL))
+	}
+	b.Write(e.after)
+	return b.Bytes()
+}
+
+// newMinifier returns the HTML minifier. Module scripts are not registered:
+// esbuild already minified them, and tdewolff would drop the </script escaping
+// (reference go-stack.md §2). Classic inline scripts and styles of the widget's
+// own HTML are minified with escaping kept.
+func newMinifier() *minify.M {
+	m := minify.New()
+	m.Add("text/html", &minhtml.Minifier{KeepDocumentTags: true, KeepEndTags: true, KeepDefaultAttrVals: true, KeepQuotes: true, KeepSpecialComments: true})
+	m.AddFuncRegexp(regexp.MustCompile(`^(application|text)/(x-)?(java|ecma)script$`), js.Minify)
+	return m
+}
+
+// minifyHTML minifies a document, reporting a failure against the widget's entry.
+func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
+	out, err := m.Bytes("text/html", doc)
+	if err != nil {
+		return nil, diagErr(display, 0, 0, "cannot minify HTML: %v", err)
+	}
+	return out, nil
+}
+
+func checkUTF8(display string, data []byte) error {
+	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
+		data = data[3:]
+	}
+	for off := 0; off < len(data); {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			l, c, _ := lineCol(data, off)
+			return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
+		}
+		off += n
+	}
+	return nil
+}

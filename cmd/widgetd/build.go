@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/widgetd/widgetd/bundler"
+)
+
+func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	fmt.Fprintf(stdout, "widgetd %s\n", bundler.Version)
+	return exitOK
+}
+
+// flagExit maps a flag parse error to an exit code (help is success).
+func flagExit(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	return exitUsage
+}
+
+func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts bundler.Options
+	var asJSON bool
+	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
+	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	fs.StringVar(&opts.OutDir, "out", "", "output folder (default: dist)")
+	fs.StringVar(&opts.PublicURL, "public-url", "", "URL dist/ is served from; makes JS/CSS external and adds its origin to the CSP")
+	fs.IntVar(&opts.Retain, "retain", 0, "builds to keep in dist/ so cached templates keep loading (default 5)")
+	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,")
+		fmt.Fprintln(stderr, "precompressed UI resources and writes dist/ with manifest.json atomically.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "widgetd build: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	res, err := bundler.Build(ctx, opts)
+	if err != nil {
+		if asJSON {
+			writeJSON(stdout, map[string]any{"ok": false, "error": err.Error(), "diagnostics": bundler.AsDiagnostics(err)})
+		}
+		printError(stderr, err)
+		return exitError
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(stderr, w.String())
+	}
+	if asJSON {
+		writeJSON(stdout, map[string]any{"ok": true, "result": res})
+		return exitOK
+	}
+	printSummary(stdout, res)
+	return exitOK
+}
+
+func printError(w io.Writer, err error) {
+	if diags := bundler.AsDiagnostics(err); len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(w, d.String())
+		}
+		n := 0
+		for _, d := range diags {
+			if !d.Warning {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "widgetd: build failed with %d error(s); dist/ was not changed\n", n)
+		return
+	}
+	fmt.Fprintf(w, "widgetd: %v\n", err)
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}
+
+// printSummary prints a Vite-like table of every widget's files.
+func printSummary(w io.Writer, res *bundler.Result) {
+	out := relOrAbs(res.OutDir)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, ws := range res.Widgets {
+		fmt.Fprintf(w, "\n%s  %s\n", ws.Name, ws.URI)
+		for _, f := range ws.Files {
+			fmt.Fprintf(tw, "  %s/%s\t%s\t│ br %s\t│ gzip %s\t\n", out, f.Path, kb(f.Size), kbOrDash(f.Brotli), kbOrDash(f.Gzip))
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "\n%d widget(s) built in %s (%d encodings compressed, %d reused)\n",
+		len(res.Widgets), res.Duration.Round(1e6), res.Compressed, res.Reused)
+}
+
+func kb(n int64) string { return fmt.Sprintf("%.2f kB", float64(n)/1000) }
+
+func kbOrDash(n int64) string {
+	if n == 0 {
+		return "-"
+	}
+	return kb(n)
+}
+
+func relOrAbs(p string) string {
+	if wd, err := filepath.Abs("."); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
+}

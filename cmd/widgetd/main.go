@@ -1,0 +1,96 @@
+// Command widgetd builds MCP Apps / ChatGPT Apps widgets into content-hashed,
+// precompressed UI resources, serves them as a CDN origin, and checks them
+// the way a store review would.
+//
+// Usage:
+//
+//	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
+//	widgetd serve [--dir dist] [--addr :8080]
+//	widgetd version
+//	widgetd help [command]
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// command is one widgetd subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"build", "bundle widgets into a content-hashed, precompressed dist/", runBuild},
+		{"serve", "serve dist/ as a CDN origin", runServe},
+		{"version", "print the widgetd version", runVersion},
+		{"help", "show help for a command", nil},
+	}
+}
+
+// run dispatches to a subcommand and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	if name == "-h" || name == "--help" || name == "help" {
+		if name == "help" && len(args) > 1 {
+			for _, c := range commands() {
+				if c.name == args[1] && c.run != nil {
+					return c.run(ctx, []string{"-h"}, stdout, stderr)
+				}
+			}
+			fmt.Fprintf(stderr, "widgetd: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		usage(stdout)
+		return exitOK
+	}
+	if name == "--version" {
+		name = "version"
+	}
+	for _, c := range commands() {
+		if c.name == name && c.run != nil {
+			return c.run(ctx, args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "widgetd: unknown command %q\n\n", name)
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "widgetd builds, serves and checks MCP Apps and ChatGPT Apps widgets.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: widgetd <command> [flags]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'widgetd help <command>' for its flags.")
+}
