@@ -1,0 +1,255 @@
+// Package assetstest writes small but realistic widgetd dist/ directories for
+// tests of code that loads them (assets, the SDK adapters, example servers):
+// a manifest with two widgets under both profiles, a retained previous build,
+// an external widget with hashed JS, CSS and an image, and br/gzip sidecars
+// made with the same compressors the bundler uses. It exists so such tests do
+// not depend on the bundler; tests over a real build complement it.
+package assetstest
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+
+	"github.com/widgetd/widgetd/assets"
+)
+
+// Options tune the generated dist.
+type Options struct {
+	// PublicURL is the manifest's publicUrl, the base the external widget's
+	// HTML loads its files from. Default "https://cdn.example.com/widgets".
+	PublicURL string
+}
+
+// Dist describes a written dist/ so tests can assert against it.
+type Dist struct {
+	// Dir is the dist/ directory.
+	Dir string
+	// Manifest is what manifest.json contains.
+	Manifest *assets.Manifest
+	// OldURIs are the retained previous build's URIs (not current any more).
+	OldURIs []string
+	// OldHTML is the dist-relative path of the previous build's counter HTML.
+	OldHTML string
+	// Asset is the dist-relative path of a hashed JS file with br and gzip
+	// sidecars, the typical CDN hit.
+	Asset string
+	// Image is the dist-relative path of a hashed PNG without sidecars.
+	Image string
+}
+
+// New writes a dist into t.TempDir() and returns its description; it fails
+// the test on any error.
+func New(t testing.TB, o Options) *Dist {
+	t.Helper()
+	d, err := Write(t.TempDir(), o)
+	if err != nil {
+		t.Fatalf("assetstest: %v", err)
+	}
+	return d
+}
+
+type writer struct {
+	dir   string
+	files []assets.File
+	man   *assets.Manifest
+}
+
+// Write writes the dist into dir (created if needed).
+func Write(dir string, o Options) (*Dist, error) {
+	if o.PublicURL == "" {
+		o.PublicURL = "https://cdn.example.com/widgets"
+	}
+	pub := strings.TrimRight(o.PublicURL, "/")
+	origin := pub
+	if i := strings.Index(origin[len("https://"):], "/"); i >= 0 {
+		origin = origin[:len("https://")+i]
+	}
+	w := &writer{dir: dir}
+	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
+		return nil, fmt.Errorf("assetstest: %w", err)
+	}
+
+	// External widget "chart": hashed JS, CSS and an image.
+	js := "const e=document.getElementById(\"root\");" + strings.Repeat("e.append(Object.assign(document.createElement(\"div\"),{className:\"bar\",textContent:\"bar\"}));", 60) + "\n"
+	css := ".bar{background:#4a90d9;color:#fff;margin:2px 0;padding:2px 6px;border-radius:3px}" + strings.Repeat(".bar:nth-child(2n){background:#357abd}", 20) + "\n"
+	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
+	jsPath := "assets/chart-" + short(js, true) + ".js"
+	cssPath := "assets/chart-" + short(css, true) + ".css"
+	pngPath := "assets/logo-" + short(string(png), true) + ".png"
+	chartHTML := `<!doctype html><html><head><meta charset="utf-8"><title>Chart</title>` +
+		`<link rel="stylesheet" href="` + pub + "/" + cssPath + `">` +
+		`<script type="module" crossorigin src="` + pub + "/" + jsPath + `"></script></head>` +
+		`<body><img src="` + pub + "/" + pngPath + `" alt=""><div id="root"></div></body></html>` + "\n"
+
+	counterOld := `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title></head><body><button id="b">0</button><script type="module">let n=0;b.onclick=()=>b.textContent=++n</script></body></html>` + "\n"
+	counterNew := `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title><style>button{font:inherit;padding:4px 12px}</style></head><body><button id="b">0</button><script type="module">let n=0;const b=document.getElementById("b");b.onclick=()=>{b.textContent=String(++n)}</script></body></html>` + "\n"
+
+	chartHash := short(chartHTML+js+css, false)
+	counterHash := short(counterNew, false)
+	counterOldHash := short(counterOld, false)
+
+	for _, f := range []struct {
+		path, body, ctype string
+		immutable, compress bool
+	}{
+		{jsPath, js, "text/javascript; charset=utf-8", true, true},
+		{cssPath, css, "text/css; charset=utf-8", true, true},
+		{pngPath, string(png), "image/png", true, false},
+		{"chart." + chartHash + ".html", chartHTML, "text/html; charset=utf-8", true, true},
+		{"counter." + counterHash + ".html", counterNew, "text/html; charset=utf-8", true, true},
+		{"counter." + counterOldHash + ".html", counterOld, "text/html; charset=utf-8", true, true},
+	} {
+		if err := w.file(f.path, []byte(f.body), f.ctype, f.immutable, f.compress); err != nil {
+			return nil, err
+		}
+	}
+
+	meta := func(name, desc string, resources []string, connect []string) map[string]any {
+		res := make([]any, len(resources))
+		for i, s := range resources {
+			res[i] = s
+		}
+		con := make([]any, len(connect))
+		for i, s := range connect {
+			con[i] = s
+		}
+		return map[string]any{
+			"ui": map[string]any{
+				"csp":           map[string]any{"connectDomains": con, "resourceDomains": res},
+				"domain":        "https://" + name + ".widgets.example.com",
+				"prefersBorder": true,
+				"permissions":   map[string]any{"clipboardWrite": map[string]any{}},
+			},
+			"openai/widgetCSP":           map[string]any{"connect_domains": con, "resource_domains": res},
+			"openai/widgetDomain":        "https://" + name + ".widgets.example.com",
+			"openai/widgetPrefersBorder": true,
+			"openai/widgetDescription":   desc,
+		}
+	}
+	widget := func(name, title, desc, hash string, inline bool, files, resources, connect []string) assets.Widget {
+		wd := assets.Widget{Name: name, Title: title, Description: desc, Hash: hash, HTML: name + "." + hash + ".html", Inline: inline,
+			CSP: "default-src 'none'; script-src 'self' 'unsafe-inline' " + strings.Join(resources, " "), Files: files}
+		for _, p := range []struct{ profile, mime, suffix string }{
+			{assets.ProfileMCPApp, assets.MIMETypeMCPApp, ".html"},
+			{assets.ProfileSkybridge, assets.MIMETypeSkybridge, ".skybridge.html"},
+		} {
+			wd.Profiles = append(wd.Profiles, assets.Resource{
+				Profile: p.profile, MIMEType: p.mime,
+				URI:      "ui://widget/" + name + "." + hash + p.suffix,
+				AliasURI: "ui://widget/" + name + p.suffix,
+				ListMeta: meta(name, desc, resources, connect),
+				ReadMeta: meta(name, desc, resources, connect),
+			})
+		}
+		return wd
+	}
+	chart := widget("chart", "Chart", "A bar chart of the tool result.", chartHash, false,
+		[]string{cssPath, jsPath, pngPath}, []string{origin}, nil)
+	counter := widget("counter", "Counter", "A counter the user can click.", counterHash, true,
+		nil, nil, []string{"https://api.example.com"})
+
+	uris := func(wd assets.Widget) []string {
+		var u []string
+		for _, p := range wd.Profiles {
+			u = append(u, p.URI)
+		}
+		return u
+	}
+	oldURIs := []string{"ui://widget/counter." + counterOldHash + ".html", "ui://widget/counter." + counterOldHash + ".skybridge.html"}
+	cur := assets.Build{ID: short(chartHash+counterHash, false), Widgets: map[string]assets.BuildWidget{
+		"chart":   {Hash: chartHash, HTML: chart.HTML, URIs: uris(chart)},
+		"counter": {Hash: counterHash, HTML: counter.HTML, URIs: uris(counter)},
+	}}
+	prev := assets.Build{ID: short(chartHash+counterOldHash, false), Widgets: map[string]assets.BuildWidget{
+		"chart":   {Hash: chartHash, HTML: chart.HTML, URIs: uris(chart)},
+		"counter": {Hash: counterOldHash, HTML: "counter." + counterOldHash + ".html", URIs: oldURIs},
+	}}
+	for i := range w.files {
+		f := &w.files[i]
+		f.Builds = []string{cur.ID, prev.ID}
+		if f.Path == "counter."+counterHash+".html" {
+			f.Builds = []string{cur.ID}
+		}
+		if f.Path == "counter."+counterOldHash+".html" {
+			f.Builds = []string{prev.ID}
+		}
+	}
+	sort.Slice(w.files, func(i, j int) bool { return w.files[i].Path < w.files[j].Path })
+	man := &assets.Manifest{
+		Version:   assets.ManifestVersion,
+		Generator: "assetstest",
+		BuildID:   cur.ID,
+		PublicURL: pub,
+		Widgets:   []assets.Widget{chart, counter},
+		Builds:    []assets.Build{cur, prev},
+		Files:     w.files,
+	}
+	raw, err := json.MarshalIndent(man, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("assetstest: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, assets.ManifestFile), append(raw, '\n'), 0o644); err != nil {
+		return nil, fmt.Errorf("assetstest: %w", err)
+	}
+	return &Dist{Dir: dir, Manifest: man, OldURIs: oldURIs, OldHTML: "counter." + counterOldHash + ".html", Asset: jsPath, Image: pngPath}, nil
+}
+
+func (w *writer) file(p string, body []byte, ctype string, immutable, compress bool) error {
+	f := assets.File{Path: p, Size: int64(len(body)), SHA256: sum(body), ContentType: ctype, Immutable: immutable}
+	if err := os.WriteFile(filepath.Join(w.dir, filepath.FromSlash(p)), body, 0o644); err != nil {
+		return fmt.Errorf("assetstest: %w", err)
+	}
+	if compress {
+		var br, gz bytes.Buffer
+		bw := brotli.NewWriterLevel(&br, brotli.BestCompression)
+		gw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		for _, c := range []interface {
+			Write([]byte) (int, error)
+			Close() error
+		}{bw, gw} {
+			if _, err := c.Write(body); err != nil {
+				return fmt.Errorf("assetstest: compress %s: %w", p, err)
+			}
+			if err := c.Close(); err != nil {
+				return fmt.Errorf("assetstest: compress %s: %w", p, err)
+			}
+		}
+		for _, e := range []struct {
+			name, ext string
+			b         []byte
+		}{{"br", ".br", br.Bytes()}, {"gzip", ".gz", gz.Bytes()}} {
+			if err := os.WriteFile(filepath.Join(w.dir, filepath.FromSlash(p+e.ext)), e.b, 0o644); err != nil {
+				return fmt.Errorf("assetstest: %w", err)
+			}
+			f.Encodings = append(f.Encodings, assets.Encoding{Name: e.name, Path: p + e.ext, Size: int64(len(e.b)), SHA256: sum(e.b)})
+		}
+	}
+	w.files = append(w.files, f)
+	return nil
+}
+
+func sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+// short returns an 8-character hash of s: upper-case for asset names like
+// esbuild's, lower-case hex for widget hashes.
+func short(s string, upper bool) string {
+	h := sum([]byte(s))[:8]
+	if upper {
+		return strings.ToUpper(h)
+	}
+	return h
+}

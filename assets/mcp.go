@@ -1,0 +1,382 @@
+package assets
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode/utf8"
+)
+
+// ExtensionID is the MCP capability extension key servers advertise (and
+// hosts send) for MCP Apps.
+const ExtensionID = "io.modelcontextprotocol/ui"
+
+// Host is the family of MCP host a response is tailored for.
+type Host int
+
+// Host values.
+const (
+	// HostAuto derives the host from Client.Name.
+	HostAuto Host = iota
+	// HostGeneric sends the manifest metadata unchanged.
+	HostGeneric
+	// HostClaude replaces ui.domain with the Claude hash domain derived from
+	// the connector URL, or drops it when that URL is unknown, because Claude
+	// refuses to render any other value.
+	HostClaude
+	// HostChatGPT keeps openai/widgetDomain (the declared HTTPS origin) and
+	// mirrors it into ui.domain.
+	HostChatGPT
+)
+
+// String returns the host family's name.
+func (h Host) String() string {
+	switch h {
+	case HostGeneric:
+		return "generic"
+	case HostClaude:
+		return "claude"
+	case HostChatGPT:
+		return "chatgpt"
+	}
+	return "auto"
+}
+
+// HostFromClientName maps the clientInfo.name a client sends in initialize
+// ("claude-ai", "openai-mcp", ...) to its host family.
+func HostFromClientName(name string) Host {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "claude"):
+		return HostClaude
+	case strings.Contains(n, "openai"), strings.Contains(n, "chatgpt"):
+		return HostChatGPT
+	}
+	return HostGeneric
+}
+
+// Client describes who a resources/list or resources/read answer is for, so
+// one server satisfies hosts with incompatible rules. The zero value gives
+// the manifest metadata unchanged.
+type Client struct {
+	// Name is the clientInfo.name from initialize.
+	Name string
+	// Host forces the host family; HostAuto derives it from Name.
+	Host Host
+	// ConnectorURL is the public URL of this MCP server as the host connects
+	// to it (Claude's ui.domain derives from it). Empty: the WithConnectorURL
+	// default.
+	ConnectorURL string
+	// AssetBase is the base URL the dist/ files are reachable at for this
+	// request (see BaseURL). It replaces the manifest's PublicURL in the HTML
+	// and in the CSP resourceDomains. Empty: the WithAssetBase default, else
+	// the manifest's PublicURL unchanged.
+	AssetBase string
+}
+
+func (c Client) host() Host {
+	if c.Host != HostAuto {
+		return c.Host
+	}
+	return HostFromClientName(c.Name)
+}
+
+// ClaudeDomain returns the only ui.domain Claude accepts for a connector:
+// the first 32 hex digits of sha256(connectorURL) under claudemcpcontent.com.
+func ClaudeDomain(connectorURL string) string {
+	sum := sha256.Sum256([]byte(connectorURL))
+	return hex.EncodeToString(sum[:])[:32] + ".claudemcpcontent.com"
+}
+
+// ListEntry is one resources/list entry.
+type ListEntry struct {
+	URI         string
+	Name        string
+	Title       string
+	Description string
+	MIMEType    string
+	// Meta is the entry's _meta, both shapes (ui.* and openai/*). A fresh
+	// copy: callers may modify it.
+	Meta map[string]any
+}
+
+// Contents is the single content item of a resources/read result.
+type Contents struct {
+	URI      string
+	MIMEType string
+	Text     string
+	// Meta is the item's _meta, both shapes. A fresh copy.
+	Meta map[string]any
+}
+
+// Resources returns the resources/list entries of the current build: per
+// widget (sorted by name) one entry per profile, under its hashed URI, with
+// the list _meta tailored for c. Aliases and retained URIs are not listed but
+// read (see Read).
+func (r *Registry) Resources(c Client) []ListEntry {
+	out := make([]ListEntry, 0, 2*len(r.man.Widgets))
+	for _, name := range r.Widgets() {
+		w := r.widgets[name]
+		for i := range w.Profiles {
+			p := &w.Profiles[i]
+			out = append(out, ListEntry{
+				URI:         p.URI,
+				Name:        listName(w.Name, p.Profile),
+				Title:       w.Title,
+				Description: w.Description,
+				MIMEType:    p.MIMEType,
+				Meta:        r.tailorMeta(p.ListMeta, c),
+			})
+		}
+	}
+	return out
+}
+
+func listName(widget, profile string) string {
+	if profile == ProfileSkybridge {
+		return widget + ".skybridge"
+	}
+	return widget
+}
+
+// Read answers resources/read for uri: the current hashed URI, the unhashed
+// alias (current content) or a retained build's URI (that build's HTML). The
+// content item echoes uri and carries the read _meta tailored for c. An
+// unknown URI gives an error wrapping ErrNotFound.
+func (r *Registry) Read(uri string, c Client) (Contents, error) {
+	res, ok := r.uris[uri]
+	if !ok {
+		return Contents{}, fmt.Errorf("resource %q: %w", uri, ErrNotFound)
+	}
+	var meta map[string]any
+	if res.res != nil {
+		meta = r.tailorMeta(res.res.ReadMeta, c)
+	} else {
+		meta = map[string]any{}
+	}
+	return Contents{
+		URI:      uri,
+		MIMEType: res.mimeType,
+		Text:     r.rebase(string(res.html.identity.body), c),
+		Meta:     meta,
+	}, nil
+}
+
+// assetBase returns the base URL that replaces PublicURL for c, or "".
+func (r *Registry) assetBase(c Client) string {
+	base := strings.TrimRight(c.AssetBase, "/")
+	if base == "" {
+		base = r.opts.assetBase
+	}
+	pub := strings.TrimRight(r.man.PublicURL, "/")
+	if base == "" || pub == "" || base == pub {
+		return ""
+	}
+	return base
+}
+
+// rebase rewrites references to the manifest's PublicURL in html to c's asset
+// base. Only "<PublicURL>/" prefixes are replaced, so a longer host name that
+// merely starts with the same text is left alone.
+func (r *Registry) rebase(html string, c Client) string {
+	base := r.assetBase(c)
+	if base == "" {
+		return html
+	}
+	pub := strings.TrimRight(r.man.PublicURL, "/")
+	return strings.ReplaceAll(html, pub+"/", base+"/")
+}
+
+// tailorMeta deep-copies m and adapts it for c: ui.domain per host family,
+// and the CSP resourceDomains following the asset base.
+func (r *Registry) tailorMeta(m map[string]any, c Client) map[string]any {
+	out, _ := deepCopy(m).(map[string]any)
+	if out == nil {
+		out = map[string]any{}
+	}
+	ui, _ := out["ui"].(map[string]any)
+	switch c.host() {
+	case HostClaude:
+		conn := c.ConnectorURL
+		if conn == "" {
+			conn = r.opts.connectorURL
+		}
+		if ui != nil {
+			if conn != "" {
+				ui["domain"] = ClaudeDomain(conn)
+			} else {
+				delete(ui, "domain")
+			}
+		}
+	case HostChatGPT:
+		if d, ok := out["openai/widgetDomain"].(string); ok && d != "" && ui != nil {
+			ui["domain"] = d
+		}
+	}
+	if base := r.assetBase(c); base != "" {
+		oldOrigin, newOrigin := originOf(r.man.PublicURL), originOf(base)
+		if oldOrigin != "" && newOrigin != "" && oldOrigin != newOrigin {
+			if ui != nil {
+				if csp, ok := ui["csp"].(map[string]any); ok {
+					replaceDomain(csp, "resourceDomains", oldOrigin, newOrigin)
+				}
+			}
+			if csp, ok := out["openai/widgetCSP"].(map[string]any); ok {
+				replaceDomain(csp, "resource_domains", oldOrigin, newOrigin)
+			}
+		}
+	}
+	return out
+}
+
+// replaceDomain replaces old with new in the string list m[key], adding new
+// when old was absent, without duplicates.
+func replaceDomain(m map[string]any, key, old, new string) {
+	list, _ := m[key].([]any)
+	out := make([]any, 0, len(list)+1)
+	seen := false
+	for _, v := range list {
+		s, _ := v.(string)
+		if s == old {
+			s = new
+		}
+		if s == new {
+			if seen {
+				continue
+			}
+			seen = true
+		}
+		out = append(out, s)
+	}
+	if !seen {
+		out = append(out, new)
+	}
+	m[key] = out
+}
+
+// originOf returns scheme://host[:port] of an absolute URL, or "".
+func originOf(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
+}
+
+func deepCopy(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = deepCopy(e)
+		}
+		return m
+	case []any:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = deepCopy(e)
+		}
+		return s
+	case []string:
+		s := make([]any, len(x))
+		for i, e := range x {
+			s[i] = e
+		}
+		return s
+	default:
+		return v
+	}
+}
+
+// Visibility values of _meta.ui.visibility.
+const (
+	// VisibilityModel lets the model see and call the tool.
+	VisibilityModel = "model"
+	// VisibilityApp lets the widget call the tool.
+	VisibilityApp = "app"
+)
+
+// maxInvocationText is ChatGPT's limit on openai/toolInvocation/* strings.
+const maxInvocationText = 64
+
+// ToolOptions are the tool-side settings ToolMeta writes.
+type ToolOptions struct {
+	// Visibility is _meta.ui.visibility: VisibilityModel and/or VisibilityApp.
+	// Nil means the default (both) and writes no ui.visibility key.
+	Visibility []string
+	// Invoking is the status text while the tool runs (≤ 64 characters).
+	Invoking string
+	// Invoked is the status text after the tool ran (≤ 64 characters).
+	Invoked string
+}
+
+// ToolMeta returns the _meta that links a tool to widget: ui.resourceUri and
+// the legacy flat ui/resourceUri (the mcp-app URI), openai/outputTemplate
+// (the skybridge URI, or the mcp-app URI when the widget has no skybridge
+// profile), ui.visibility, and the legacy openai/widgetAccessible and
+// openai/visibility derived from it, plus openai/toolInvocation/invoking and
+// invoked. The URIs are the current hashed ones. A fresh map each call.
+func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error) {
+	w, ok := r.widgets[widget]
+	if !ok {
+		return nil, fmt.Errorf("tool meta: widget %q: %w", widget, ErrNotFound)
+	}
+	var mcpURI, skyURI string
+	for _, p := range w.Profiles {
+		switch p.Profile {
+		case ProfileMCPApp:
+			mcpURI = p.URI
+		case ProfileSkybridge:
+			skyURI = p.URI
+		}
+	}
+	if mcpURI == "" {
+		mcpURI = skyURI
+	}
+	if skyURI == "" {
+		skyURI = mcpURI
+	}
+	ui := map[string]any{"resourceUri": mcpURI}
+	model, app := true, true
+	if o.Visibility != nil {
+		if len(o.Visibility) == 0 {
+			return nil, fmt.Errorf("tool meta: widget %q: visibility must name %q and/or %q", widget, VisibilityModel, VisibilityApp)
+		}
+		model, app = false, false
+		vis := make([]any, 0, len(o.Visibility))
+		for _, v := range o.Visibility {
+			switch v {
+			case VisibilityModel:
+				model = true
+			case VisibilityApp:
+				app = true
+			default:
+				return nil, fmt.Errorf("tool meta: widget %q: visibility %q: want %q or %q", widget, v, VisibilityModel, VisibilityApp)
+			}
+			vis = append(vis, v)
+		}
+		ui["visibility"] = vis
+	}
+	m := map[string]any{
+		"ui":                      ui,
+		"ui/resourceUri":          mcpURI,
+		"openai/outputTemplate":   skyURI,
+		"openai/widgetAccessible": app,
+		"openai/visibility":       "public",
+	}
+	if !model {
+		m["openai/visibility"] = "private"
+	}
+	for key, text := range map[string]string{"openai/toolInvocation/invoking": o.Invoking, "openai/toolInvocation/invoked": o.Invoked} {
+		if text == "" {
+			continue
+		}
+		if n := utf8.RuneCountInString(text); n > maxInvocationText {
+			return nil, fmt.Errorf("tool meta: widget %q: %s is %d characters, at most %d allowed", widget, key, n, maxInvocationText)
+		}
+		m[key] = text
+	}
+	return m, nil
+}
