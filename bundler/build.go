@@ -52,8 +52,12 @@ type Options struct {
 	Targets []string
 	// Retain is how many builds to keep in dist/ (current included).
 	Retain int
-	// NoCompress skips precompression (for the dev loop).
+	// NoCompress skips precompression.
 	NoCompress bool
+	// DevOrigin, when set, is added to every widget's resourceDomains and
+	// connectDomains so a preview served by `widgetd dev` can load from it.
+	// Never set it for a build that ships.
+	DevOrigin string
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -197,13 +201,50 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	return b.Build(ctx)
 }
 
-// Build discovers, bundles and writes the project. On any error dist/ is left
-// exactly as it was.
-func (b *Builder) Build(ctx context.Context) (*Result, error) {
+// Output is an assembled build held in memory: the manifest of the current
+// build only (no retained builds) and the identity bytes of every file it
+// names. The dev server serves it without writing dist/.
+type Output struct {
+	// Manifest describes the build; its Files carry no encodings.
+	Manifest *assets.Manifest
+	// Files maps dist/-relative paths to their bytes.
+	Files map[string][]byte
+	// Warnings are non-fatal diagnostics.
+	Warnings []Diagnostic
+}
+
+// Assemble discovers and bundles the project and renders every widget, in
+// memory: nothing is compressed or written. Rebuilds through the same Builder
+// are incremental.
+func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	start := time.Now()
-	hits0, misses0 := b.cache.hits, b.cache.misses
+	a, err := b.assemble(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings}
+	paths := make([]string, 0, len(a.files))
+	for p, f := range a.files {
+		out.Files[p] = f.data
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		out.Manifest.Files = append(out.Manifest.Files, a.files[p].File)
+	}
+	return out, nil
+}
+
+// assembled is one build before retention, compression and writing.
+type assembled struct {
+	manifest    *assets.Manifest
+	files       map[string]*distFile
+	widgetFiles map[string][]string
+	warnings    []Diagnostic
+}
+
+func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	if err := b.discover(); err != nil {
 		return nil, err
 	}
@@ -217,6 +258,53 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
+	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings}
+	addFile := func(p string, data []byte) {
+		if _, ok := a.files[p]; !ok {
+			a.files[p] = &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
+		}
+	}
+	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
+	for _, w := range b.widgets {
+		mw, used, err := b.assembleWidget(w, bundle)
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range used {
+			addFile(p, bundle.files[p].Contents)
+		}
+		addFile(mw.HTML, mw.htmlBytes)
+		m.Widgets = append(m.Widgets, mw.Widget)
+		var uris []string
+		for _, r := range mw.Profiles {
+			uris = append(uris, r.URI)
+		}
+		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
+		a.widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
+	}
+	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
+	m.BuildID = buildID(m.Widgets)
+	current.ID = m.BuildID
+	for _, f := range a.files {
+		f.Builds = []string{m.BuildID}
+	}
+	m.Builds = []assets.Build{current}
+	return a, nil
+}
+
+// Build discovers, bundles and writes the project. On any error dist/ is left
+// exactly as it was.
+func (b *Builder) Build(ctx context.Context) (*Result, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	start := time.Now()
+	hits0, misses0 := b.cache.hits, b.cache.misses
+	a, err := b.assemble(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m, files, warnings := a.manifest, a.files, a.warnings
 
 	unlock, err := lockOut(b.outDir)
 	if err != nil {
@@ -233,43 +321,6 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	} else {
 		b.cache.fallback = nil
 	}
-
-	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
-	files := map[string]*distFile{}
-	addFile := func(p string, data []byte, immutable bool) *distFile {
-		if f, ok := files[p]; ok {
-			return f
-		}
-		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: immutable}, data: data}
-		files[p] = f
-		return f
-	}
-	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
-	widgetFiles := map[string][]string{}
-	for _, w := range b.widgets {
-		mw, used, err := b.assembleWidget(w, bundle)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range used {
-			addFile(p, bundle.files[p].Contents, true)
-		}
-		addFile(mw.HTML, mw.htmlBytes, true)
-		m.Widgets = append(m.Widgets, mw.Widget)
-		var uris []string
-		for _, r := range mw.Profiles {
-			uris = append(uris, r.URI)
-		}
-		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
-		widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
-	}
-	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
-	m.BuildID = buildID(m.Widgets)
-	current.ID = m.BuildID
-	for _, f := range files {
-		f.Builds = []string{m.BuildID}
-	}
-	m.Builds = []assets.Build{current}
 	retain(m, files, prev, b.retain)
 
 	if !b.opts.NoCompress {
@@ -291,7 +342,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
 	for _, mw := range m.Widgets {
 		ws := WidgetSummary{Name: mw.Name, URI: mw.Profiles[0].URI}
-		for _, p := range widgetFiles[mw.Name] {
+		for _, p := range a.widgetFiles[mw.Name] {
 			f := files[p]
 			fs := FileSummary{Path: p, Size: f.Size}
 			for _, e := range f.Encodings {
@@ -424,6 +475,12 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 		if cssPath != "" {
 			used = append(used, cssPath)
 			cssURL = b.publicURL + "/" + cssPath
+		}
+	}
+	if b.opts.DevOrigin != "" {
+		var err error
+		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.opts.DevOrigin}, Connect: []string{b.opts.DevOrigin}}); err != nil {
+			return nil, nil, fmt.Errorf("widget %q: dev origin: %w", name, err)
 		}
 	}
 	if len(used) > 0 {
