@@ -51,7 +51,10 @@ func TestLoadErrors(t *testing.T) {
 		damage func(t *testing.T, d *assetstest.Dist) string
 	}{
 		{"no manifest", func(t *testing.T, d *assetstest.Dist) string { rm(t, d, assets.ManifestFile); return "manifest.json" }},
-		{"bad json", func(t *testing.T, d *assetstest.Dist) string { write(t, d, assets.ManifestFile, "{"); return "manifest.json" }},
+		{"bad json", func(t *testing.T, d *assetstest.Dist) string {
+			write(t, d, assets.ManifestFile, "{")
+			return "manifest.json"
+		}},
 		{"future version", func(t *testing.T, d *assetstest.Dist) string {
 			editManifest(t, d, func(m *assets.Manifest) { m.Version = 99 })
 			return "version 99"
@@ -62,7 +65,10 @@ func TestLoadErrors(t *testing.T) {
 			write(t, d, d.Asset, strings.Repeat("x", int(size(t, d, d.Asset))))
 			return "sha256"
 		}},
-		{"changed size", func(t *testing.T, d *assetstest.Dist) string { write(t, d, d.Asset+".gz", "x"); return d.Asset + ".gz\": size 1" }},
+		{"changed size", func(t *testing.T, d *assetstest.Dist) string {
+			write(t, d, d.Asset+".gz", "x")
+			return d.Asset + ".gz\": size 1"
+		}},
 		{"html not in files", func(t *testing.T, d *assetstest.Dist) string {
 			editManifest(t, d, func(m *assets.Manifest) { m.Widgets[0].HTML = "nope.html" })
 			return `"nope.html"`

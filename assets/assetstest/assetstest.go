@@ -100,7 +100,7 @@ func Write(dir string, o Options) (*Dist, error) {
 	counterOldHash := short(counterOld, false)
 
 	for _, f := range []struct {
-		path, body, ctype string
+		path, body, ctype   string
 		immutable, compress bool
 	}{
 		{jsPath, js, "text/javascript; charset=utf-8", true, true},
