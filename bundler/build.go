@@ -211,6 +211,9 @@ type Output struct {
 	Files map[string][]byte
 	// Warnings are non-fatal diagnostics.
 	Warnings []Diagnostic
+	// Metafile is esbuild's metafile JSON for the build (inputs, outputs and
+	// which module each output byte came from), for audits such as check.
+	Metafile string
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -223,7 +226,7 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings}
+	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile}
 	paths := make([]string, 0, len(a.files))
 	for p, f := range a.files {
 		out.Files[p] = f.data
@@ -242,6 +245,7 @@ type assembled struct {
 	files       map[string]*distFile
 	widgetFiles map[string][]string
 	warnings    []Diagnostic
+	metafile    string
 }
 
 func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
@@ -259,7 +263,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		return nil, err
 	}
 	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
-	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings}
+	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
 	addFile := func(p string, data []byte) {
 		if _, ok := a.files[p]; !ok {
 			a.files[p] = &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
