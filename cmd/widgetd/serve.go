@@ -1,0 +1,246 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strconv"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+)
+
+// serveConfig holds the flags of widgetd serve.
+type serveConfig struct {
+	dir             string
+	addr            string
+	basePath        string
+	metrics         bool
+	accessLog       bool
+	shutdownTimeout time.Duration
+}
+
+// runServe implements `widgetd serve`: load and verify dist/, then run the
+// asset origin until ctx is done or SIGINT/SIGTERM arrives, finishing
+// in-flight requests before returning.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg serveConfig
+	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ folder written by widgetd build")
+	fs.StringVar(&cfg.addr, "addr", ":8080", "listen address (host:port; port 0 picks a free port)")
+	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
+	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
+	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr :8080] [--metrics]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable")
+		fmt.Fprintln(stderr, "caching for hashed files, ETags, Range, CORS for sandboxed widget frames,")
+		fmt.Fprintln(stderr, "and /healthz. Stops gracefully on SIGINT or SIGTERM.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "widgetd serve: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	reg, err := assets.Load(os.DirFS(cfg.dir), assets.WithLogger(logger), assets.WithBasePath(cfg.basePath))
+	if err != nil {
+		fmt.Fprintf(stderr, "widgetd serve: %s: %v\n", cfg.dir, err)
+		return exitError
+	}
+	ln, err := net.Listen("tcp", cfg.addr)
+	if err != nil {
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
+		return exitError
+	}
+	srv := &http.Server{
+		Handler:           newServeHandler(reg, cfg, logger),
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       10 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	fmt.Fprintf(stdout, "widgetd serve: %s on http://%s%s (build %s, %d widgets)\n",
+		cfg.dir, ln.Addr(), reg.BasePath(), reg.Manifest().BuildID, len(reg.Widgets()))
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
+		return exitError
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		fmt.Fprintf(stderr, "widgetd serve: shutdown: %v\n", err)
+		_ = srv.Close()
+		return exitError
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}
+
+// newServeHandler wraps the registry's origin with /metrics and the access
+// log. With both off it returns the origin itself, so the hot path stays the
+// zero-allocation handler.
+func newServeHandler(reg *assets.Registry, cfg serveConfig, logger *slog.Logger) http.Handler {
+	origin := reg.Handler()
+	if !cfg.metrics && !cfg.accessLog {
+		return origin
+	}
+	m := &serveMetrics{buildID: reg.Manifest().BuildID}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if cfg.metrics && r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			m.write(w)
+			return
+		}
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		origin.ServeHTTP(sw, r)
+		d := time.Since(start)
+		if cfg.metrics {
+			m.observe(sw.status, w.Header().Get("Content-Encoding"), sw.bytes, d)
+		}
+		if cfg.accessLog {
+			logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
+				slog.String("method", r.Method),
+				slog.String("path", r.URL.Path),
+				slog.Int("status", sw.status),
+				slog.Int64("bytes", sw.bytes),
+				slog.String("encoding", w.Header().Get("Content-Encoding")),
+				slog.Duration("duration", d),
+				slog.String("remote", r.RemoteAddr),
+				slog.String("ua", r.UserAgent()),
+			)
+		}
+	})
+}
+
+// statusWriter records the status and body size a handler wrote.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	s.status = code
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the real writer.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// Metric label sets are fixed so counters are plain atomics: no map, no lock.
+var (
+	metricCodes     = [...]int{200, 204, 206, 304, 400, 404, 405, 406, 416, 500}
+	metricEncodings = [...]string{"identity", "br", "gzip"}
+	metricBuckets   = [...]float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.25, 1}
+)
+
+// serveMetrics are the counters /metrics exposes, hand-written in the
+// Prometheus text exposition format to avoid a dependency.
+type serveMetrics struct {
+	buildID  string
+	requests [len(metricCodes) + 1][len(metricEncodings)]atomic.Uint64 // last code row: other
+	bytes    [len(metricEncodings)]atomic.Uint64
+	buckets  [len(metricBuckets)]atomic.Uint64
+	count    atomic.Uint64
+	sumNanos atomic.Uint64
+}
+
+func (m *serveMetrics) observe(code int, encoding string, n int64, d time.Duration) {
+	ci := len(metricCodes)
+	for i, c := range metricCodes {
+		if c == code {
+			ci = i
+			break
+		}
+	}
+	ei := 0
+	switch encoding {
+	case "br":
+		ei = 1
+	case "gzip":
+		ei = 2
+	}
+	m.requests[ci][ei].Add(1)
+	m.bytes[ei].Add(uint64(n))
+	s := d.Seconds()
+	for i, b := range metricBuckets {
+		if s <= b {
+			m.buckets[i].Add(1)
+		}
+	}
+	m.count.Add(1)
+	m.sumNanos.Add(uint64(d.Nanoseconds()))
+}
+
+func (m *serveMetrics) write(w io.Writer) {
+	fmt.Fprintln(w, "# HELP widgetd_build_info The build being served.")
+	fmt.Fprintln(w, "# TYPE widgetd_build_info gauge")
+	fmt.Fprintf(w, "widgetd_build_info{build_id=%q} 1\n", m.buildID)
+	fmt.Fprintln(w, "# HELP widgetd_http_requests_total Requests answered, by status code and content coding.")
+	fmt.Fprintln(w, "# TYPE widgetd_http_requests_total counter")
+	for ci := range m.requests {
+		code := "other"
+		if ci < len(metricCodes) {
+			code = strconv.Itoa(metricCodes[ci])
+		}
+		for ei, enc := range metricEncodings {
+			if v := m.requests[ci][ei].Load(); v > 0 {
+				fmt.Fprintf(w, "widgetd_http_requests_total{code=%q,encoding=%q} %d\n", code, enc, v)
+			}
+		}
+	}
+	fmt.Fprintln(w, "# HELP widgetd_http_response_bytes_total Body bytes written, by content coding.")
+	fmt.Fprintln(w, "# TYPE widgetd_http_response_bytes_total counter")
+	for ei, enc := range metricEncodings {
+		fmt.Fprintf(w, "widgetd_http_response_bytes_total{encoding=%q} %d\n", enc, m.bytes[ei].Load())
+	}
+	fmt.Fprintln(w, "# HELP widgetd_http_request_duration_seconds Time spent in the handler.")
+	fmt.Fprintln(w, "# TYPE widgetd_http_request_duration_seconds histogram")
+	for i, b := range metricBuckets {
+		fmt.Fprintf(w, "widgetd_http_request_duration_seconds_bucket{le=%q} %d\n", strconv.FormatFloat(b, 'g', -1, 64), m.buckets[i].Load())
+	}
+	count := m.count.Load()
+	fmt.Fprintf(w, "widgetd_http_request_duration_seconds_bucket{le=\"+Inf\"} %d\n", count)
+	fmt.Fprintf(w, "widgetd_http_request_duration_seconds_sum %g\n", float64(m.sumNanos.Load())/1e9)
+	fmt.Fprintf(w, "widgetd_http_request_duration_seconds_count %d\n", count)
+}
