@@ -200,7 +200,7 @@ func allDigits(s string) bool {
 func splitScheme(field, s string) (scheme, rest, reason string) {
 	i := strings.IndexByte(s, ':')
 	if i < 0 || (!strings.HasPrefix(s[i:], "://") &&
-		(allDigits(s[i+1:]) || !isScheme(s[:i]) || strings.IndexByte(s[:i], '.') >= 0)) {
+		((s[i+1:] != "" && allDigits(s[i+1:])) || !isScheme(s[:i]) || strings.IndexByte(s[:i], '.') >= 0)) {
 		// host, host:port, //host, [::1]:port, *.example.com ...
 		return "", "", "missing scheme; write " + strconv.Quote(suggestScheme(field, s))
 	}

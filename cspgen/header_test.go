@@ -1,0 +1,225 @@
+package cspgen
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata golden files")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s mismatch\n got: %s\nwant: %s", name, got, want)
+	}
+}
+
+// fullDomains declares every list, unsorted, with duplicates and
+// non-canonical spellings, so the goldens show normalisation too.
+var fullDomains = Domains{
+	Connect:  []string{"wss://rt.example.com:443", "https://api.example.com", "http://localhost:5173", "HTTPS://API.EXAMPLE.COM/"},
+	Resource: []string{"https://cdn.example.com", "https://*.static.example.com", "https://fonts.gstatic.com:443"},
+	Frame:    []string{"https://www.youtube-nocookie.com"},
+	BaseURI:  []string{"https://cdn.example.com"},
+	Redirect: []string{"https://checkout.example.com"},
+}
+
+const emptyHeader = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
+	"connect-src 'self'; img-src 'self' data:; font-src 'self'; media-src 'self' data:; " +
+	"frame-src 'none'; object-src 'none'; base-uri 'self'"
+
+func TestHeaderEmpty(t *testing.T) {
+	p, err := New(Domains{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zero Policy
+	var nilp *Policy
+	for name, got := range map[string]string{"New": p.Header(), "zero": zero.Header(), "nil": nilp.Header()} {
+		if got != emptyHeader {
+			t.Errorf("%s: Header()\n got %q\nwant %q", name, got, emptyHeader)
+		}
+	}
+}
+
+func TestHeaderFull(t *testing.T) {
+	p, err := New(fullDomains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := p.Header()
+	golden(t, "full.header", []byte(h+"\n"))
+	if strings.Contains(h, "  ") || strings.Contains(h, " ;") || strings.HasSuffix(h, " ") {
+		t.Errorf("header has stray spaces: %q", h)
+	}
+	// The header is the Directives joined, in spec order.
+	var parts []string
+	for _, d := range p.Directives() {
+		parts = append(parts, strings.Join(append([]string{d.Name}, d.Sources...), " "))
+	}
+	if j := strings.Join(parts, "; "); j != h {
+		t.Errorf("Directives joined = %q, Header = %q", j, h)
+	}
+}
+
+func TestMetaJSON(t *testing.T) {
+	full, err := New(fullDomains)
+	if err != nil {
+		t.Fatal(err)
+	}
+	empty, err := New(Domains{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		v    any
+		want string // inline golden; "" means testdata/name
+	}{
+		{"empty.ui", empty.UIMeta(), `{"connectDomains":[],"resourceDomains":[]}`},
+		{"empty.openai", empty.OpenAIMeta(), `{"connect_domains":[],"resource_domains":[]}`},
+		{"zero UICSP", UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
+		{"zero UICSP pointer", &UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
+		{"zero WidgetCSP", WidgetCSP{}, `{"connect_domains":[],"resource_domains":[]}`},
+		{"redirect only", mustNew(t, Domains{Redirect: []string{"https://pay.example.com"}}).OpenAIMeta(),
+			`{"connect_domains":[],"resource_domains":[],"redirect_domains":["https://pay.example.com"]}`},
+		{"baseUri only", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).UIMeta(),
+			`{"connectDomains":[],"resourceDomains":[],"baseUriDomains":["https://cdn.example.com"]}`},
+		{"full.ui.json", full.UIMeta(), ""},
+		{"full.openai.json", full.OpenAIMeta(), ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := json.Marshal(tt.v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" {
+				golden(t, tt.name, append(got, '\n'))
+			} else if string(got) != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
+}
+
+func mustNew(t *testing.T, d Domains) *Policy {
+	t.Helper()
+	p, err := New(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseHeaderRoundTrip(t *testing.T) {
+	for _, d := range []Domains{{}, fullDomains, {Frame: []string{"https://a.com", "https://b.com"}}} {
+		p := mustNew(t, d)
+		q, err := ParseHeader(p.Header())
+		if err != nil {
+			t.Fatalf("ParseHeader(%q): %v", p.Header(), err)
+		}
+		if q.Header() != p.Header() {
+			t.Errorf("round trip\n got %q\nwant %q", q.Header(), p.Header())
+		}
+		got, want := q.Domains(), p.Domains()
+		want.Redirect = nil
+		if !equalDomains(got, want) {
+			t.Errorf("round trip domains %+v, want %+v", got, want)
+		}
+	}
+}
+
+func equalDomains(a, b Domains) bool {
+	return slices.Equal(a.Connect, b.Connect) && slices.Equal(a.Resource, b.Resource) &&
+		slices.Equal(a.Frame, b.Frame) && slices.Equal(a.BaseURI, b.BaseURI) && slices.Equal(a.Redirect, b.Redirect)
+}
+
+func TestParseHeaderLenient(t *testing.T) {
+	// Order, case and whitespace vary; origins are normalised.
+	h := " BASE-URI 'SELF' ;object-src 'none';frame-src 'none'; media-src data: 'self' https://CDN.example.com:443\t;" +
+		"font-src 'self' https://cdn.example.com; img-src 'self' data: https://cdn.example.com/; connect-src 'self';;" +
+		"style-src 'unsafe-inline' 'self' https://cdn.example.com; script-src 'self' 'unsafe-inline' https://cdn.example.com; default-src 'none'"
+	p, err := ParseHeader(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Domains().Resource; !slices.Equal(got, []string{"https://cdn.example.com"}) {
+		t.Errorf("resource = %q", got)
+	}
+}
+
+func TestParseHeaderRejects(t *testing.T) {
+	base := mustNew(t, Domains{Resource: []string{"https://cdn.example.com"}}).Header()
+	tests := []struct {
+		name, header, want string
+	}{
+		{"empty", "", "missing directive \"default-src\""},
+		{"extra directive", base + "; worker-src *", `"worker-src" is not part`},
+		{"duplicate", base + "; script-src *", "repeated"},
+		{"comma", strings.Replace(base, ";", ",", 1), "second policy"},
+		{"newline", base + "\r\nX-Injected: 1", "control character"},
+		{"non-ascii", base + " https://ü.com", "non-ASCII"},
+		{"bad name", "scr!pt-src 'self'", "invalid directive name"},
+		{"missing fixed", strings.Replace(base, "connect-src 'self'", "connect-src", 1), "connect-src lacks 'self'"},
+		{"twice fixed", strings.Replace(base, "connect-src 'self'", "connect-src 'self' 'self'", 1), "twice"},
+		{"extra keyword", strings.Replace(base, "script-src 'self'", "script-src 'self' 'unsafe-eval'", 1), "'unsafe-eval' are not origins"},
+		{"star", strings.Replace(base, "connect-src 'self'", "connect-src 'self' *", 1), "bare *"},
+		{"resource mismatch", strings.Replace(base, "font-src 'self' https://cdn.example.com", "font-src 'self'", 1), "script-src and font-src list different origins"},
+		{"frame mixes none", strings.Replace(base, "frame-src 'none'", "frame-src 'none' https://a.com", 1), "mixes 'none' with origins"},
+		{"frame empty", strings.Replace(base, "frame-src 'none'", "frame-src", 1), "has no sources"},
+		{"object-src origin", strings.Replace(base, "object-src 'none'", "object-src 'none' https://a.com", 1), "unexpected source"},
+		{"object-src missing none", strings.Replace(base, "object-src 'none'", "object-src", 1), "lacks 'none'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := ParseHeader(tt.header)
+			if err == nil {
+				t.Fatalf("accepted %q as %q", tt.header, p.Header())
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error %q does not contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseDirectives(t *testing.T) {
+	got, err := ParseDirectives("  Default-Src 'none' ;; img-src\t'self'  data: ;upgrade-insecure-requests; ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []HeaderDirective{
+		{"default-src", []string{"'none'"}},
+		{"img-src", []string{"'self'", "data:"}},
+		{"upgrade-insecure-requests", []string{}},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d directives %+v, want %+v", len(got), got, want)
+	}
+	for i := range want {
+		if got[i].Name != want[i].Name || !slices.Equal(got[i].Sources, want[i].Sources) {
+			t.Errorf("directive %d = %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
