@@ -1,0 +1,193 @@
+package bridge
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+var (
+	toolInput  = map[string]any{"city": "Oslo"}
+	toolResult = map[string]any{
+		"content":           []any{map[string]any{"type": "text", "text": "3 degrees"}},
+		"structuredContent": map[string]any{"temp": 3},
+		"_meta":             map[string]any{"secret": "widget-only"},
+	}
+)
+
+// inMethods returns the methods of messages the widget sent to the AppBridge.
+func (p *page) inMethods(method string) []map[string]any {
+	p.t.Helper()
+	var out []map[string]any
+	p.eval(`hostLog.filter(e => e.t == "in" && e.p.method == `+js(method)+`).map(e => e.p)`, &out)
+	return out
+}
+
+func eq(t *testing.T, what string, got, want any) {
+	t.Helper()
+	g, _ := json.Marshal(got)
+	w, _ := json.Marshal(want)
+	if string(g) != string(w) {
+		t.Errorf("%s = %s, want %s", what, g, w)
+	}
+}
+
+// TestMCPAppsHost drives the widgetd API widget inside the real ext-apps
+// AppBridge host, under the spec CSP served by cspgen.
+func TestMCPAppsHost(t *testing.T) {
+	srv := serve(t)
+	p := open(t, srv, "/mcp-host", "/w/api", map[string]any{"input": toolInput, "result": toolResult})
+
+	t.Run("handshake", func(t *testing.T) {
+		p.wait(`hostLog.some(e => e.t == "initialized")`)
+		inits := p.inMethods("ui/initialize")
+		if len(inits) != 1 {
+			t.Fatalf("got %d ui/initialize, want 1", len(inits))
+		}
+		params := inits[0]["params"].(map[string]any)
+		eq(t, "protocolVersion", params["protocolVersion"], "2026-01-26")
+		eq(t, "appInfo", params["appInfo"], map[string]any{"name": "api", "version": "1"})
+		if _, ok := params["appCapabilities"].(map[string]any); !ok {
+			t.Errorf("appCapabilities missing: %v", params)
+		}
+		if n := len(p.inMethods("ui/notifications/initialized")); n != 1 {
+			t.Errorf("got %d initialized notifications, want 1", n)
+		}
+		eq(t, "AppBridge.getAppVersion()", p.hostLog("initialized")[0]["p"], map[string]any{"name": "api", "version": "1"})
+	})
+
+	t.Run("tool input and result render", func(t *testing.T) {
+		p.wait(W + `.document.getElementById("output").textContent != ""`)
+		eq(t, "input", p.str(W+`.document.getElementById("input").textContent`), `{"city":"Oslo"}`)
+		eq(t, "output", p.str(W+`.document.getElementById("output").textContent`), `{"temp":3}`)
+		eq(t, "widget-only _meta", p.str(W+`.document.getElementById("meta").textContent`), `{"secret":"widget-only"}`)
+		var res map[string]any
+		p.eval(W+`.t.widget.toolResult`, &res)
+		eq(t, "full result content", res["content"], toolResult["content"])
+	})
+
+	t.Run("callTool", func(t *testing.T) {
+		r := p.run(`w => w.callTool("add", {a: 1})`)
+		eq(t, "result", r["ok"].(map[string]any)["structuredContent"], map[string]any{"tool": "add", "echo": map[string]any{"a": 1}})
+		calls := p.hostLog("calltool")
+		eq(t, "host saw", calls[len(calls)-1]["p"], map[string]any{"name": "add", "arguments": map[string]any{"a": 1}})
+	})
+
+	t.Run("actions", func(t *testing.T) {
+		cases := []struct {
+			call, logType string
+			want          any
+		}{
+			{`w => w.openLink("https://example.com/x")`, "openlink", map[string]any{"url": "https://example.com/x"}},
+			{`w => w.sendMessage("hello")`, "message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "hello"}}}},
+			{`w => w.updateModelContext({structuredContent: {k: 1}})`, "modelcontext", map[string]any{"structuredContent": map[string]any{"k": 1}}},
+			{`w => w.readResource("ui://widget/x")`, "readresource", map[string]any{"uri": "ui://widget/x"}},
+		}
+		for _, c := range cases {
+			if r := p.run(c.call); r["err"] != nil {
+				t.Errorf("%s: %v", c.call, r)
+				continue
+			}
+			got := p.hostLog(c.logType)
+			if len(got) == 0 {
+				t.Errorf("%s: host handler %s not called", c.call, c.logType)
+				continue
+			}
+			eq(t, c.call, got[len(got)-1]["p"], c.want)
+		}
+	})
+
+	t.Run("requestDisplayMode", func(t *testing.T) {
+		eq(t, "granted", p.run(`w => w.requestDisplayMode("fullscreen")`)["ok"], "fullscreen")
+		eq(t, "host saw", p.hostLog("displaymode")[0]["p"], map[string]any{"mode": "fullscreen"})
+		p.wait(W + `.document.getElementById("mode").textContent == "fullscreen"`)
+		r := p.run(`w => w.requestDisplayMode("pip")`)
+		eq(t, "pip (not in availableDisplayModes) error", r["err"], "unsupported")
+		eq(t, "instanceof WidgetdError", r["isWidgetdError"], true)
+	})
+
+	t.Run("unsupported features fail typed", func(t *testing.T) {
+		for _, call := range []string{`w => w.uploadFile(new File(["x"], "x.txt"))`, `w => w.getFileDownloadUrl("f")`, `w => w.requestModal({})`} {
+			eq(t, call, p.run(call)["err"], "unsupported")
+		}
+		var s map[string]bool
+		p.eval(`Object.fromEntries(["callTool","openLink","uploadFile","state","requestModal"].map(f => [f, `+W+`.t.widget.supports(f)]))`, &s)
+		eq(t, "supports", s, map[string]bool{"callTool": true, "openLink": true, "uploadFile": false, "state": true, "requestModal": false})
+	})
+
+	t.Run("size changes", func(t *testing.T) {
+		p.wait(`hostLog.some(e => e.t == "size")`)
+		p.eval(W+`.t.grow(900)`, nil)
+		p.wait(`hostLog.some(e => e.t == "size" && e.p.height >= 900)`)
+		for _, m := range p.inMethods("ui/notifications/size-changed") {
+			if _, ok := m["id"]; ok {
+				t.Errorf("size-changed sent as a request: %v", m)
+			}
+		}
+		p.eval(W+`.t.widget.configure({autoResize: false})`, nil)
+		n := len(p.hostLog("size"))
+		p.eval(W+`.t.grow(1500)`, nil)
+		p.eval(`new Promise(r => setTimeout(r, 300))`, nil)
+		if m := len(p.hostLog("size")); m != n {
+			t.Errorf("autoResize off still reported sizes: %d -> %d", n, m)
+		}
+		p.eval(W+`.t.widget.configure({autoResize: true})`, nil)
+		p.wait(`hostLog.some(e => e.t == "size" && e.p.height >= 1500)`)
+	})
+
+	t.Run("theming", func(t *testing.T) {
+		bg := W + `.getComputedStyle(` + W + `.document.body).backgroundColor`
+		eq(t, "host variable applied", p.str(bg), "rgb(250, 250, 250)")
+		eq(t, "widget fallback kept", p.str(W+`.getComputedStyle(`+W+`.document.getElementById("border")).borderTopColor`), "rgb(9, 9, 9)")
+		eq(t, "color-scheme", p.str(W+`.document.documentElement.style.colorScheme`), "light")
+		p.eval(`bridge.sendHostContextChange({theme: "dark", styles: {variables: {"--color-background-primary": "rgb(20, 20, 20)"}}})`, nil)
+		p.wait(W + `.document.documentElement.dataset.theme == "dark"`)
+		eq(t, "restyled", p.str(bg), "rgb(20, 20, 20)")
+		eq(t, "color-scheme", p.str(W+`.document.documentElement.style.colorScheme`), "dark")
+		eq(t, "dropped variable falls back", p.str(W+`.getComputedStyle(`+W+`.document.body).color`), "rgb(4, 5, 6)")
+		eq(t, "event", p.str(W+`.document.getElementById("theme").textContent`), "dark")
+	})
+
+	t.Run("state persists per tool call", func(t *testing.T) {
+		if r := p.run(`w => w.setState({count: 2})`); r["err"] != nil {
+			t.Fatal(r)
+		}
+		var keys []string
+		p.eval(`Object.keys(`+W+`.localStorage)`, &keys)
+		if !strings.Contains(strings.Join(keys, ","), "widgetd:state:show:7") {
+			t.Errorf("state key not keyed by toolInfo: %v", keys)
+		}
+	})
+
+	t.Run("log", func(t *testing.T) {
+		p.eval(W+`.t.widget.log("info", {hello: 1})`, nil)
+		p.wait(`hostLog.some(e => e.t == "log")`)
+		eq(t, "log", p.hostLog("log")[0]["p"], map[string]any{"level": "info", "data": map[string]any{"hello": 1}, "logger": "widgetd"})
+	})
+
+	t.Run("requestClose", func(t *testing.T) {
+		p.run(`w => w.requestClose()`)
+		p.wait(`hostLog.some(e => e.t == "requestteardown")`)
+	})
+
+	t.Run("teardown", func(t *testing.T) {
+		p.eval(`bridge.teardownResource({})`, nil)
+		eq(t, "onTeardown ran before the reply", p.str(W+`.document.getElementById("torn").textContent`), "yes")
+	})
+}
+
+// TestMCPStatePersistsAcrossReload reloads the widget document and reads the
+// state back from storage keyed by the tool call.
+func TestMCPStatePersistsAcrossReload(t *testing.T) {
+	srv := serve(t)
+	p := open(t, srv, "/mcp-host", "/w/api", map[string]any{"input": toolInput, "result": toolResult})
+	p.wait(`hostLog.some(e => e.t == "initialized")`)
+	if r := p.run(`w => w.setState({count: 5})`); r["err"] != nil {
+		t.Fatal(r)
+	}
+	p.eval(W+`.location.reload()`, nil)
+	p.wait(`hostLog.filter(e => e.t == "initialized").length == 2 && ` + W + `.t`)
+	var st map[string]any
+	p.eval(W+`.t.run(async w => (await w.ready(), w.state))`, &st)
+	eq(t, "state after reload", st["ok"], map[string]any{"count": 5})
+}
