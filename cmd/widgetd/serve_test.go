@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets/assetstest"
+)
+
+// TestServe runs `widgetd serve` on a free port over a generated dist, checks
+// a few responses over real HTTP, /metrics and the access log, then cancels
+// the context and expects a clean exit.
+func TestServe(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--metrics"}, pw, &stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no startup line: %v; stderr: %s", err, stderr.String())
+	}
+	go io.Copy(io.Discard, pr)
+	base := regexp.MustCompile(`http://[0-9.:]+`).FindString(line)
+	if base == "" {
+		t.Fatalf("startup line %q has no URL", line)
+	}
+	tr := &http.Transport{DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, Timeout: 5 * time.Second}
+	get := func(p string, hdr ...string) *http.Response {
+		t.Helper()
+		req, _ := http.NewRequest("GET", base+p, nil)
+		for i := 0; i+1 < len(hdr); i += 2 {
+			req.Header.Set(hdr[i], hdr[i+1])
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp
+	}
+	if r := get("/"+d.Asset, "Accept-Encoding", "br"); r.StatusCode != 200 || r.Header.Get("Content-Encoding") != "br" || r.Header.Get("Cache-Control") != "public, max-age=31536000, immutable" {
+		t.Errorf("asset: %d %v", r.StatusCode, r.Header)
+	}
+	if r := get("/healthz"); r.StatusCode != 200 {
+		t.Errorf("healthz: %d", r.StatusCode)
+	}
+	if r := get("/nope"); r.StatusCode != 404 {
+		t.Errorf("nope: %d", r.StatusCode)
+	}
+	req, _ := http.NewRequest("GET", base+"/metrics", nil)
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`widgetd_http_requests_total{code="200",encoding="br"} 1`, `widgetd_http_requests_total{code="404",encoding="identity"} 1`, "widgetd_build_info{build_id="} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("/metrics lacks %q:\n%s", want, body)
+		}
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != exitOK {
+			t.Errorf("exit code %d; stderr: %s", code, stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+	}
+	if !strings.Contains(stderr.String(), `"msg":"request"`) || !strings.Contains(stderr.String(), `"status":404`) {
+		t.Errorf("access log missing request lines:\n%s", stderr.String())
+	}
+}
+
+func TestServeUsage(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"--nope"}, exitUsage},
+		{[]string{"extra"}, exitUsage},
+		{[]string{"-h"}, exitOK},
+		{[]string{"--dir", t.TempDir(), "--addr", "127.0.0.1:0"}, exitError}, // no manifest
+	} {
+		var out, errb bytes.Buffer
+		if got := runServe(context.Background(), tc.args, &out, &errb); got != tc.code {
+			t.Errorf("serve %v: exit %d, want %d; stderr %s", tc.args, got, tc.code, errb.String())
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server goroutine to write while
+// the test reads.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
