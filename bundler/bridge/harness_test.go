@@ -149,6 +149,9 @@ type page struct {
 	ctx context.Context
 }
 
+// with returns the page bound to a subtest's t.
+func (p *page) with(t *testing.T) *page { return &page{t: t, ctx: p.ctx} }
+
 // open navigates to srv+path and calls startHost(widgetURL, arg) there.
 func open(t *testing.T, srv *httptest.Server, hostPath, widgetURL string, arg any) *page {
 	t.Helper()

@@ -39,6 +39,7 @@ func TestMCPAppsHost(t *testing.T) {
 	p := open(t, srv, "/mcp-host", "/w/api", map[string]any{"input": toolInput, "result": toolResult})
 
 	t.Run("handshake", func(t *testing.T) {
+		p := p.with(t)
 		p.wait(`hostLog.some(e => e.t == "initialized")`)
 		inits := p.inMethods("ui/initialize")
 		if len(inits) != 1 {
@@ -57,6 +58,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("tool input and result render", func(t *testing.T) {
+		p := p.with(t)
 		p.wait(W + `.document.getElementById("output").textContent != ""`)
 		eq(t, "input", p.str(W+`.document.getElementById("input").textContent`), `{"city":"Oslo"}`)
 		eq(t, "output", p.str(W+`.document.getElementById("output").textContent`), `{"temp":3}`)
@@ -67,6 +69,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("callTool", func(t *testing.T) {
+		p := p.with(t)
 		r := p.run(`w => w.callTool("add", {a: 1})`)
 		eq(t, "result", r["ok"].(map[string]any)["structuredContent"], map[string]any{"tool": "add", "echo": map[string]any{"a": 1}})
 		calls := p.hostLog("calltool")
@@ -74,6 +77,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("actions", func(t *testing.T) {
+		p := p.with(t)
 		cases := []struct {
 			call, logType string
 			want          any
@@ -98,6 +102,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("requestDisplayMode", func(t *testing.T) {
+		p := p.with(t)
 		eq(t, "granted", p.run(`w => w.requestDisplayMode("fullscreen")`)["ok"], "fullscreen")
 		eq(t, "host saw", p.hostLog("displaymode")[0]["p"], map[string]any{"mode": "fullscreen"})
 		p.wait(W + `.document.getElementById("mode").textContent == "fullscreen"`)
@@ -107,6 +112,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("unsupported features fail typed", func(t *testing.T) {
+		p := p.with(t)
 		for _, call := range []string{`w => w.uploadFile(new File(["x"], "x.txt"))`, `w => w.getFileDownloadUrl("f")`, `w => w.requestModal({})`} {
 			eq(t, call, p.run(call)["err"], "unsupported")
 		}
@@ -116,6 +122,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("size changes", func(t *testing.T) {
+		p := p.with(t)
 		p.wait(`hostLog.some(e => e.t == "size")`)
 		p.eval(W+`.t.grow(900)`, nil)
 		p.wait(`hostLog.some(e => e.t == "size" && e.p.height >= 900)`)
@@ -136,6 +143,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("theming", func(t *testing.T) {
+		p := p.with(t)
 		bg := W + `.getComputedStyle(` + W + `.document.body).backgroundColor`
 		eq(t, "host variable applied", p.str(bg), "rgb(250, 250, 250)")
 		eq(t, "widget fallback kept", p.str(W+`.getComputedStyle(`+W+`.document.getElementById("border")).borderTopColor`), "rgb(9, 9, 9)")
@@ -149,6 +157,7 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("state persists per tool call", func(t *testing.T) {
+		p := p.with(t)
 		if r := p.run(`w => w.setState({count: 2})`); r["err"] != nil {
 			t.Fatal(r)
 		}
@@ -160,17 +169,20 @@ func TestMCPAppsHost(t *testing.T) {
 	})
 
 	t.Run("log", func(t *testing.T) {
+		p := p.with(t)
 		p.eval(W+`.t.widget.log("info", {hello: 1})`, nil)
 		p.wait(`hostLog.some(e => e.t == "log")`)
 		eq(t, "log", p.hostLog("log")[0]["p"], map[string]any{"level": "info", "data": map[string]any{"hello": 1}, "logger": "widgetd"})
 	})
 
 	t.Run("requestClose", func(t *testing.T) {
+		p := p.with(t)
 		p.run(`w => w.requestClose()`)
 		p.wait(`hostLog.some(e => e.t == "requestteardown")`)
 	})
 
 	t.Run("teardown", func(t *testing.T) {
+		p := p.with(t)
 		p.eval(`bridge.teardownResource({})`, nil)
 		eq(t, "onTeardown ran before the reply", p.str(W+`.document.getElementById("torn").textContent`), "yes")
 	})

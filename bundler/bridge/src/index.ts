@@ -181,11 +181,13 @@ function connect(): Promise<void> {
   return (session ||= new Promise<void>((res, rej) => {
     ready = [res, rej];
     if (up) return res();
-    setTimeout(() => {
+    // Decide after the current task, so an App connecting in the same task
+    // as our first use is seen; then give its handshake adoptWait to land.
+    setTimeout(() => setTimeout(() => {
       if (up) return;
       request("ui/initialize", { appInfo: cfg.appInfo, appCapabilities: { availableDisplayModes: cfg.displayModes }, protocolVersion: VERSION })
         .then((r) => { post({ method: "ui/notifications/initialized", params: {} }); init(r); }, rej);
-    }, listeners ? cfg.adoptWait : 0);
+    }, listeners ? cfg.adoptWait : 0));
   }));
 }
 function use() {
