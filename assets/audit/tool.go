@@ -1,0 +1,249 @@
+package audit
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// MaxInvocationText is ChatGPT's limit, in characters, on the
+// openai/toolInvocation/invoking and invoked status strings.
+const MaxInvocationText = 64
+
+// Meta keys the tool rules read.
+const (
+	keyInvoking       = "openai/toolInvocation/invoking"
+	keyInvoked        = "openai/toolInvocation/invoked"
+	keyOutputTemplate = "openai/outputTemplate"
+	keyFlatResource   = "ui/resourceUri"
+	keyFileParams     = "openai/fileParams"
+)
+
+// requiredAnnotations are the tool annotations ChatGPT marks Required.
+var requiredAnnotations = []string{"readOnlyHint", "destructiveHint", "openWorldHint"}
+
+// fileProps are the properties every openai/fileParams object schema must
+// declare, and fileRequired the exact set it must require.
+var (
+	fileProps    = []string{"download_url", "file_id", "mime_type", "file_name"}
+	fileRequired = []string{"download_url", "file_id"}
+)
+
+// CheckTools runs CheckTool on every tool and returns all findings, in tool
+// order.
+func CheckTools(tools []Tool, res Resources) []Finding {
+	set := uriSet(res)
+	var out []Finding
+	for _, t := range tools {
+		out = append(out, checkTool(t, set)...)
+	}
+	return out
+}
+
+// CheckTool runs the tool-level rules on t. res lists the resources the
+// server answers; when nil, the resourceUri rule is skipped.
+func CheckTool(t Tool, res Resources) []Finding {
+	return checkTool(t, uriSet(res))
+}
+
+func uriSet(res Resources) map[string]bool {
+	if res == nil {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, u := range res.URIs() {
+		set[u] = true
+	}
+	return set
+}
+
+func checkTool(t Tool, uris map[string]bool) []Finding {
+	subject := "tool " + t.Name
+	var out []Finding
+	add := func(rule string, sev Severity, fix, format string, args ...any) {
+		out = append(out, Finding{Subject: subject, Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...), Fix: fix, Offset: -1})
+	}
+
+	// Status strings.
+	for _, key := range []string{keyInvoking, keyInvoked} {
+		v, ok := t.Meta[key]
+		if !ok {
+			continue
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			add(RuleToolMetaInvalid, Error, "write a string of at most 64 characters", "_meta[%q] is %s, not a string", key, jsonType(v))
+			continue
+		}
+		if n := utf8.RuneCountInString(s); n > MaxInvocationText {
+			add(RuleToolInvocationTooLong, Error, fmt.Sprintf("shorten it to %d characters or fewer", MaxInvocationText),
+				"_meta[%q] is %d characters; ChatGPT allows at most %d", key, n, MaxInvocationText)
+		}
+	}
+
+	// Resource links.
+	links := map[string]string{}
+	if ui, ok := t.Meta["ui"]; ok {
+		m, isMap := ui.(map[string]any)
+		if !isMap {
+			add(RuleToolMetaInvalid, Error, "write _meta.ui as an object such as {\"resourceUri\": \"ui://widget/name.html\"}", "_meta.ui is %s, not an object", jsonType(ui))
+		} else if v, ok := m["resourceUri"]; ok {
+			links["ui.resourceUri"] = stringOr(v, &out, subject, "_meta.ui.resourceUri")
+		}
+	}
+	if v, ok := t.Meta[keyFlatResource]; ok {
+		links[keyFlatResource] = stringOr(v, &out, subject, "_meta[\"ui/resourceUri\"]")
+	}
+	if v, ok := t.Meta[keyOutputTemplate]; ok {
+		links[keyOutputTemplate] = stringOr(v, &out, subject, "_meta[\"openai/outputTemplate\"]")
+	}
+	keys := make([]string, 0, len(links))
+	for k := range links {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		u := links[k]
+		if u == "" {
+			continue
+		}
+		if !strings.HasPrefix(u, "ui://") {
+			add(RuleToolResourceUnknown, Error, "link the tool with a ui:// URI from the registry (Registry.ToolMeta)",
+				"%s %q is not a ui:// URI; hosts refuse to render it", k, u)
+			continue
+		}
+		if uris != nil && !uris[u] {
+			add(RuleToolResourceUnknown, Error, "link the tool with the registry's ToolMeta, or build and embed the widget it names",
+				"%s %q resolves to no registered widget resource; the host shows no UI", k, u)
+		}
+	}
+	if a, b := links["ui.resourceUri"], links[keyFlatResource]; a != "" && b != "" && a != b {
+		add(RuleToolResourceMismatch, Warning, "set both keys to the same URI (Registry.ToolMeta does)",
+			"_meta.ui.resourceUri %q and _meta[\"ui/resourceUri\"] %q differ, so hosts reading different keys show different widgets", a, b)
+	}
+
+	// File parameters.
+	if v, ok := t.Meta[keyFileParams]; ok {
+		out = append(out, checkFileParams(subject, v, t.InputSchema)...)
+	}
+
+	// Annotations: only for tools that show a widget or take files, which is
+	// what the ChatGPT review looks at; but the hints are Required for every
+	// tool of an app, so check all.
+	var missing []string
+	for _, k := range requiredAnnotations {
+		v, ok := t.Annotations[k]
+		if !ok || v == nil {
+			missing = append(missing, k)
+			continue
+		}
+		if _, isBool := v.(bool); !isBool {
+			add(RuleToolMetaInvalid, Error, "write true or false", "annotations.%s is %s, not a boolean", k, jsonType(v))
+		}
+	}
+	if len(missing) > 0 {
+		add(RuleToolAnnotationsMissing, Error, "set every one of readOnlyHint, destructiveHint and openWorldHint explicitly, true or false",
+			"annotations lack %s, which ChatGPT marks Required", strings.Join(missing, ", "))
+	}
+	return out
+}
+
+// stringOr returns v as a string, or records a tool-meta-invalid finding and
+// returns "".
+func stringOr(v any, out *[]Finding, subject, what string) string {
+	s, ok := v.(string)
+	if !ok {
+		*out = append(*out, Finding{Subject: subject, Rule: RuleToolMetaInvalid, Severity: Error, Offset: -1,
+			Message: fmt.Sprintf("%s is %s, not a string", what, jsonType(v)), Fix: "write the ui:// URI as a string"})
+	}
+	return s
+}
+
+// checkFileParams checks openai/fileParams against the input schema.
+func checkFileParams(subject string, v any, schema map[string]any) []Finding {
+	var out []Finding
+	add := func(rule, fix, format string, args ...any) {
+		out = append(out, Finding{Subject: subject, Rule: rule, Severity: Error, Message: fmt.Sprintf(format, args...), Fix: fix, Offset: -1})
+	}
+	list, ok := v.([]any)
+	if !ok {
+		if sl, isSl := v.([]string); isSl {
+			for _, s := range sl {
+				list = append(list, s)
+			}
+		} else {
+			add(RuleToolMetaInvalid, "write an array of top-level input field names", "_meta[%q] is %s, not an array of strings", keyFileParams, jsonType(v))
+			return out
+		}
+	}
+	props, _ := schema["properties"].(map[string]any)
+	fix := `give the field the schema {"type":"object","properties":{"download_url":{"type":"string"},"file_id":{"type":"string"},"mime_type":{"type":"string"},"file_name":{"type":"string"}},"required":["download_url","file_id"]}`
+	for i, e := range list {
+		name, isStr := e.(string)
+		if !isStr {
+			add(RuleToolMetaInvalid, "write field names as strings", "_meta[%q][%d] is %s, not a string", keyFileParams, i, jsonType(e))
+			continue
+		}
+		p, found := props[name].(map[string]any)
+		if !found {
+			add(RuleToolFileParamsSchema, "add the field to inputSchema.properties, or remove it from openai/fileParams",
+				"openai/fileParams names %q, but inputSchema has no top-level property %q", name, name)
+			continue
+		}
+		obj := p
+		if p["type"] == "array" {
+			if items, ok := p["items"].(map[string]any); ok {
+				obj = items
+			}
+		}
+		var problems []string
+		op, _ := obj["properties"].(map[string]any)
+		var lack []string
+		for _, k := range fileProps {
+			if _, ok := op[k]; !ok {
+				lack = append(lack, k)
+			}
+		}
+		if len(lack) > 0 {
+			problems = append(problems, "does not declare "+strings.Join(lack, ", "))
+		}
+		var req []string
+		if rl, ok := obj["required"].([]any); ok {
+			for _, r := range rl {
+				if s, ok := r.(string); ok {
+					req = append(req, s)
+				}
+			}
+		}
+		sort.Strings(req)
+		req = slices.Compact(req)
+		if !slices.Equal(req, []string{"download_url", "file_id"}) {
+			problems = append(problems, fmt.Sprintf("requires [%s] instead of exactly [%s]", strings.Join(req, ", "), strings.Join(fileRequired, ", ")))
+		}
+		if len(problems) > 0 {
+			add(RuleToolFileParamsSchema, fix, "file parameter %q %s; ChatGPT's Scan Tools step and submission reject it", name, strings.Join(problems, " and "))
+		}
+	}
+	return out
+}
+
+// jsonType names the JSON type of a decoded value, for messages.
+func jsonType(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case float64, int, int64, float32:
+		return "a number"
+	case string:
+		return "a string"
+	case []any, []string:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
