@@ -14,7 +14,7 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
 
-func load(t *testing.T, opts ...assets.Option) (*assets.Registry, *assetstest.Dist) {
+func load(t testing.TB, opts ...assets.Option) (*assets.Registry, *assetstest.Dist) {
 	t.Helper()
 	d := assetstest.New(t, assetstest.Options{})
 	reg, err := assets.Load(os.DirFS(d.Dir), opts...)
