@@ -41,10 +41,13 @@ func bridgePlugin() api.Plugin {
 			if a.Path == ReactModuleName {
 				p = ReactEntry
 			}
-			return api.OnResolveResult{Path: p, Namespace: "widgetd"}, nil
+			// The importer's directory travels along so that bare imports
+			// inside the bridge (react in widgetd/react) resolve from the
+			// widget's own node_modules.
+			return api.OnResolveResult{Path: p, Namespace: "widgetd", PluginData: a.ResolveDir}, nil
 		})
 		b.OnResolve(api.OnResolveOptions{Filter: `^\.\.?/`, Namespace: "widgetd"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			return api.OnResolveResult{Path: path.Join(path.Dir(a.Importer), a.Path) + ".ts", Namespace: "widgetd"}, nil
+			return api.OnResolveResult{Path: path.Join(path.Dir(a.Importer), a.Path) + ".ts", Namespace: "widgetd", PluginData: a.PluginData}, nil
 		})
 		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "widgetd"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src, err := Source.ReadFile(a.Path)
@@ -52,7 +55,8 @@ func bridgePlugin() api.Plugin {
 				return api.OnLoadResult{}, fmt.Errorf("bridge module %q: %w", a.Path, err)
 			}
 			s := string(src)
-			return api.OnLoadResult{Contents: &s, Loader: api.LoaderTS}, nil
+			dir, _ := a.PluginData.(string)
+			return api.OnLoadResult{Contents: &s, Loader: api.LoaderTS, ResolveDir: dir, PluginData: dir}, nil
 		})
 	}}
 }
@@ -84,6 +88,7 @@ func bundle(contents, dir string, minify bool, nodePaths ...string) ([]byte, err
 		MinifyIdentifiers: minify,
 		MinifySyntax:      minify,
 		NodePaths:         nodePaths,
+		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
 		Plugins:           []api.Plugin{bridgePlugin()},
 		LogLevel:          api.LogLevelSilent,
 		Write:             false,

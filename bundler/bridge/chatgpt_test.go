@@ -155,3 +155,23 @@ func TestOpenAIWidgetOnMCPHost(t *testing.T) {
 		t.Errorf("got %d ui/initialize, want 1", n)
 	}
 }
+
+// TestReactHooks renders a widgetd/react widget (React 19, StrictMode) on the
+// real AppBridge host.
+func TestReactHooks(t *testing.T) {
+	srv := serve(t)
+	p := open(t, srv, "/mcp-host", "/w/react", map[string]any{"input": toolInput, "result": toolResult})
+	p.wait(W + `.document.getElementById("output")?.textContent == '{"temp":3}'`)
+	eq(t, "useToolInput", p.str(W+`.document.getElementById("input").textContent`), `{"city":"Oslo"}`)
+	eq(t, "useTheme", p.str(W+`.document.getElementById("theme").textContent`), "light")
+	eq(t, "useDisplayMode", p.str(W+`.document.getElementById("mode").textContent`), "inline")
+	p.eval(W+`.t.setCount(c => c + 2)`, nil)
+	p.wait(W + `.document.getElementById("count").textContent == "2"`)
+	p.eval(W+`.t.call({a: 4})`, nil)
+	p.wait(W + `.document.getElementById("call").textContent == '{"tool":"add","echo":{"a":4}}'`)
+	p.eval(`bridge.sendHostContextChange({theme: "dark", displayMode: "fullscreen"})`, nil)
+	p.wait(W + `.document.getElementById("theme").textContent == "dark" && ` + W + `.document.getElementById("mode").textContent == "fullscreen"`)
+	if n := len(p.inMethods("ui/initialize")); n != 1 {
+		t.Errorf("got %d ui/initialize under StrictMode, want 1", n)
+	}
+}

@@ -22,7 +22,7 @@ const chromiumPath = "/usr/bin/chromium"
 
 // testWidgets are the widget sources under testdata/widgets, each built with
 // the bridge imported first, as the bundler does.
-var testWidgets = []string{"api", "appclass", "mixed", "openai"}
+var testWidgets = []string{"api", "appclass", "mixed", "openai", "react"}
 
 // built caches the test bundles for the whole test binary: building the
 // AppBridge host and the App-class widgets takes a second each.
@@ -41,7 +41,7 @@ func buildAll() (out map[string][]byte, err error) {
 		return nil, err
 	}
 	for _, w := range testWidgets {
-		if out[w], err = bundle(`import "widgetd"; import "./main.ts";`, filepath.Join("testdata/widgets", w), false, nm); err != nil {
+		if out[w], err = bundle(`import "widgetd"; import "./main";`, filepath.Join("testdata/widgets", w), false, nm); err != nil {
 			return nil, err
 		}
 	}

@@ -1,8 +1,70 @@
-import { useEffect, useState } from "react";
-import { widget } from "./index";
+// widgetd/react: React hooks over the widgetd bridge. Only bundled when a
+// widget imports "widgetd/react"; `react` resolves from the widget's own
+// node_modules (React 18+, for useSyncExternalStore).
+import { useCallback, useState, useSyncExternalStore } from "react";
+import { widget, type DisplayMode } from "./index";
 
+type Unsub = () => void;
+const store = <T>(sub: (cb: () => void) => Unsub, get: () => T): T => useSyncExternalStore(sub, get, get);
+
+/** Arguments of the tool call that rendered the widget. */
+export function useToolInput<T = Record<string, unknown>>(): T | undefined {
+  return store((cb) => widget.onToolInput(cb), () => widget.toolInput as T | undefined);
+}
+
+/** structuredContent of the tool result (undefined until it arrives). */
 export function useToolOutput<T = Record<string, unknown>>(): T | undefined {
-  const [v, setV] = useState<T | undefined>(undefined);
-  useEffect(() => widget.onToolResult((r: any) => setV(r?.structuredContent as T)), []);
-  return v;
+  return store((cb) => widget.onToolResult(cb), () => widget.toolOutput as T | undefined);
+}
+
+/** The full CallToolResult, including content and widget-only _meta. */
+export function useToolResult(): any {
+  return store((cb) => widget.onToolResult(cb), () => widget.toolResult);
+}
+
+/** Host context (theme, displayMode, locale, styles, ...). */
+export function useHostContext(): Record<string, any> {
+  return store((cb) => widget.onHostContextChanged(cb), () => widget.hostContext);
+}
+
+/** The host theme, "light" or "dark" (undefined if the host sets none). */
+export function useTheme(): "light" | "dark" | undefined {
+  return useHostContext().theme;
+}
+
+/** The current display mode and a function that requests another one. */
+export function useDisplayMode(): [DisplayMode | undefined, (m: DisplayMode) => Promise<DisplayMode>] {
+  return [useHostContext().displayMode, widget.requestDisplayMode];
+}
+
+/** Persisted widget state, like useState, stored by the host (or the polyfill). */
+export function useWidgetState<T>(initial: T): [T, (s: T | ((prev: T) => T)) => void] {
+  const s = store((cb) => widget.onStateChanged(cb), () => widget.state as T | null);
+  const set = useCallback((v: T | ((prev: T) => T)) => {
+    const prev = (widget.state as T | null) ?? initial;
+    void widget.setState(typeof v == "function" ? (v as (p: T) => T)(prev) : v);
+  }, []);
+  return [s ?? initial, set];
+}
+
+/** callTool with loading and error state. */
+export function useCallTool<R = any>(name: string): {
+  call: (args?: Record<string, unknown>) => Promise<R | undefined>;
+  data: R | undefined;
+  error: Error | undefined;
+  loading: boolean;
+} {
+  const [st, set] = useState<{ data?: R; error?: Error; loading: boolean }>({ loading: false });
+  const call = useCallback(async (args: Record<string, unknown> = {}) => {
+    set((s) => ({ ...s, loading: true, error: undefined }));
+    try {
+      const data = (await widget.callTool(name, args)) as R;
+      set({ data, loading: false });
+      return data;
+    } catch (e) {
+      set((s) => ({ ...s, error: e as Error, loading: false }));
+      return undefined;
+    }
+  }, [name]);
+  return { call, ...st } as any;
 }
