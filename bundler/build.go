@@ -79,6 +79,9 @@ type Builder struct {
 	cache    *compressCache
 	min      *minify.M
 	mu       sync.Mutex
+	// beforeSwap, when set (tests), runs after dist/'s replacement is
+	// written and before it is swapped in; an error aborts the build.
+	beforeSwap func() error
 }
 
 // New resolves opts against the project file and returns a Builder. It reads
@@ -339,7 +342,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := writeDist(b.outDir, m, files); err != nil {
+	if err := writeDist(b.outDir, m, files, b.beforeSwap); err != nil {
 		return nil, err
 	}
 	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Duration: time.Since(start)}

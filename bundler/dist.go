@@ -158,7 +158,7 @@ func mergeIDs(a, b []string) []string {
 // writeDist writes files and the manifest into a fresh folder beside outDir
 // and swaps it into place, so outDir is at every moment either the complete
 // previous build or the complete new one.
-func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile) error {
+func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, beforeSwap func() error) error {
 	parent := filepath.Dir(outDir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", parent, err)
@@ -222,6 +222,11 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile) er
 	}
 	if err := syncDir(tmp); err != nil {
 		return err
+	}
+	if beforeSwap != nil {
+		if err := beforeSwap(); err != nil {
+			return err
+		}
 	}
 	if err := swapDir(tmp, outDir); err != nil {
 		return err

@@ -232,13 +232,21 @@ type bundleResult struct {
 // collect turns an esbuild result into a bundleResult, or diagnostics.
 func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error) {
 	var diags []Diagnostic
+	errs := 0
 	for _, m := range r.Errors {
 		diags = append(diags, b.messageDiag(m, false))
+		errs++
 	}
 	for _, m := range r.Warnings {
-		diags = append(diags, b.messageDiag(m, true))
+		// esbuild recovers from CSS syntax errors with a warning; a widget
+		// whose stylesheet does not parse is broken, so they fail the build.
+		fatal := m.ID == "css-syntax-error"
+		if fatal {
+			errs++
+		}
+		diags = append(diags, b.messageDiag(m, !fatal))
 	}
-	if len(r.Errors) > 0 {
+	if errs > 0 {
 		return nil, diags, &Error{Diagnostics: diags}
 	}
 	res := &bundleResult{files: map[string]*output{}, js: map[string]string{}, css: map[string]string{}, rawMeta: r.Metafile}

@@ -61,7 +61,11 @@ func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
 func (doc *jsonDoc) syntaxErr(err error, dec *json.Decoder) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
-		return doc.errAt(int(se.Offset)-1, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
+		off := int(se.Offset) - 1
+		for off >= 0 && off < len(doc.data) && strings.IndexByte(" \t\r\n,", doc.data[off]) >= 0 {
+			off++
+		}
+		return doc.errAt(off, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return doc.errAt(len(doc.data), "invalid JSON: unexpected end of file")

@@ -1,0 +1,2 @@
+import "./style.css";
+document.getElementById("root")!.textContent = "script entry";
