@@ -1,6 +1,10 @@
 package assets_test
 
-import "strconv"
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+)
 
 func strconvI(n int64) string { return strconv.FormatInt(n, 10) }
 
@@ -10,4 +14,9 @@ func atoi(s string) int {
 		panic(err)
 	}
 	return n
+}
+
+func readFile(dir, p string) (string, error) {
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(p)))
+	return string(b), err
 }
