@@ -2,8 +2,10 @@ package bundler
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -205,4 +207,44 @@ func FuzzWidgetConfig(f *testing.F) {
 			t.Fatalf("accepted an invalid config: %+v", w.Config)
 		}
 	})
+}
+
+// TestSchemasMatchConfig keeps the shipped JSON Schemas in step with the
+// fields the loader accepts.
+func TestSchemasMatchConfig(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		path []string
+		keys []string
+	}{
+		{"../widget.schema.json", nil, widgetKeys},
+		{"../widget.schema.json", []string{"csp"}, cspKeys},
+		{"../widget.schema.json", []string{"permissions"}, permissionKeys},
+		{"../widgetd.schema.json", nil, projectKeys},
+	} {
+		data, err := os.ReadFile(tc.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var node map[string]any
+		if err := json.Unmarshal(data, &node); err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		for _, p := range tc.path {
+			node = node["properties"].(map[string]any)[p].(map[string]any)
+		}
+		if node["additionalProperties"] != false {
+			t.Errorf("%s %v: additionalProperties must be false", tc.file, tc.path)
+		}
+		var got []string
+		for k := range node["properties"].(map[string]any) {
+			got = append(got, k)
+		}
+		want := append([]string(nil), tc.keys...)
+		sort.Strings(got)
+		sort.Strings(want)
+		if strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s %v: schema has %v, loader accepts %v", tc.file, tc.path, got, want)
+		}
+	}
 }
