@@ -1,0 +1,286 @@
+package check
+
+import (
+	"bytes"
+	stdhtml "html"
+	"strings"
+
+	"github.com/tdewolff/parse/v2"
+	"github.com/tdewolff/parse/v2/html"
+
+	"github.com/widgetd/widgetd/cspgen"
+)
+
+// htmlDoc is what the structure rules need to know about a document.
+type htmlDoc struct {
+	firstToken    html.TokenType // first token that is not whitespace text or a comment
+	firstText     []byte
+	doctype       string // doctype text, lowercased and trimmed; "" when none
+	charsetEnd    int    // offset just past the first charset declaration; -1 when none
+	charset       string // declared charset, lowercased
+	tagCount      map[string]int
+	tagOffset     map[string]int // first start-tag offset of html, head, body
+	bodyContentAt int            // offset of the first element that can only be in body; -1
+	headAfterBody bool
+	unterminated  bool // the lexer stopped on an error before the end
+}
+
+// headOnly are elements whose start tag does not imply <body>.
+var headOnly = map[string]bool{"html": true, "head": true, "title": true, "meta": true, "link": true, "style": true, "script": true, "base": true, "noscript": true, "template": true, "body": true}
+
+// ScanHTML scans an HTML document: the URLs its elements load, its inline
+// scripts and styles (scanned as JavaScript and CSS, offsets in the
+// document), and hazards inside inline scripts.
+func ScanHTML(src []byte) ScanResult {
+	res, _ := scanHTML(src)
+	return res
+}
+
+// attr is one attribute of the current start tag.
+type attr struct {
+	key, val string
+	off      int // offset of the value (or the attribute when it has none)
+}
+
+func scanHTML(src []byte) (ScanResult, *htmlDoc) {
+	var res ScanResult
+	doc := &htmlDoc{charsetEnd: -1, tagCount: map[string]int{}, tagOffset: map[string]int{}, bodyContentAt: -1}
+	buf := make([]byte, len(src), len(src)+1) // the lexer lowercases names in place and writes a NUL past the end
+	copy(buf, src)
+	l := html.NewLexer(parse.NewInputBytes(buf))
+	off := 0
+	var tag string
+	var tagOff int
+	var attrs []attr
+	var rawTag string // the element whose raw text comes next
+	var rawAttrs []attr
+	for n := 0; n < maxTokens; n++ {
+		tt, b := l.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		start := off
+		off += len(b)
+		if doc.firstToken == 0 {
+			switch {
+			case tt == html.TextToken && len(bytes.TrimSpace(bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")))) == 0:
+			case tt == html.CommentToken:
+			default:
+				doc.firstToken, doc.firstText = tt, b
+			}
+		}
+		switch tt {
+		case html.DoctypeToken:
+			if doc.doctype == "" {
+				doc.doctype = strings.ToLower(strings.TrimSpace(string(l.Text())))
+			}
+		case html.StartTagToken:
+			tag, tagOff, attrs = string(l.Text()), start, attrs[:0]
+		case html.AttributeToken:
+			val := l.AttrVal()
+			a := attr{key: string(l.AttrKey()), off: off - len(val)}
+			if len(val) >= 2 && (val[0] == '"' || val[0] == '\'') && val[len(val)-1] == val[0] {
+				a.val, a.off = string(val[1:len(val)-1]), a.off+1
+			} else {
+				a.val = string(val)
+			}
+			a.val = stdhtml.UnescapeString(a.val)
+			attrs = append(attrs, a)
+		case html.StartTagCloseToken, html.StartTagVoidToken:
+			doc.element(tag, tagOff, attrs)
+			elementRefs(&res, tag, attrs)
+			if tt == html.StartTagCloseToken && (tag == "script" || tag == "style") {
+				rawTag, rawAttrs = tag, append([]attr(nil), attrs...)
+			} else {
+				rawTag = ""
+			}
+			continue
+		case html.TextToken:
+			if rawTag != "" {
+				body := src[start:off]
+				switch rawTag {
+				case "script":
+					if isJSType(attrValue(rawAttrs, "type")) && !hasAttr(rawAttrs, "src") {
+						res.Scripts = append(res.Scripts, Inline{Offset: start, Text: body, Module: strings.EqualFold(attrValue(rawAttrs, "type"), "module")})
+						scanJSInto(body, start, &res)
+						scriptHazards(&res, body, start)
+					}
+				case "style":
+					scanCSSInto(body, start, &res)
+				}
+			}
+		case html.SVGToken, html.MathToken:
+			doc.element(strings.TrimPrefix(strings.ToLower(string(b[:min(len(b), 4)])), "<"), start, nil)
+		}
+		rawTag = ""
+	}
+	if err := l.Err(); err != nil && err.Error() != "EOF" {
+		doc.unterminated = true
+	}
+	return res, doc
+}
+
+// element records a start tag for the structure rules.
+func (doc *htmlDoc) element(tag string, off int, attrs []attr) {
+	switch tag {
+	case "html", "head", "body":
+		doc.tagCount[tag]++
+		if _, ok := doc.tagOffset[tag]; !ok {
+			doc.tagOffset[tag] = off
+		}
+		if tag == "head" && (doc.tagCount["body"] > 0 || doc.bodyContentAt >= 0) {
+			doc.headAfterBody = true
+		}
+	case "meta":
+		if doc.charsetEnd >= 0 {
+			return
+		}
+		cs := attrValue(attrs, "charset")
+		if cs == "" && strings.EqualFold(attrValue(attrs, "http-equiv"), "content-type") {
+			ct := strings.ToLower(attrValue(attrs, "content"))
+			if i := strings.Index(ct, "charset="); i >= 0 {
+				cs = strings.Trim(ct[i+len("charset="):], `"' ;`)
+			}
+		}
+		if cs != "" {
+			doc.charset = strings.ToLower(strings.TrimSpace(cs))
+			doc.charsetEnd = off + 1 // the tag starts here; refined by the caller's limit check
+			for _, a := range attrs {
+				doc.charsetEnd = max(doc.charsetEnd, a.off+len(a.val)+1)
+			}
+		}
+	}
+	if !headOnly[tag] && doc.bodyContentAt < 0 {
+		doc.bodyContentAt = off
+	}
+}
+
+func attrValue(attrs []attr, key string) string {
+	for _, a := range attrs {
+		if a.key == key {
+			return a.val
+		}
+	}
+	return ""
+}
+
+func hasAttr(attrs []attr, key string) bool {
+	for _, a := range attrs {
+		if a.key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func findAttr(attrs []attr, key string) (attr, bool) {
+	for _, a := range attrs {
+		if a.key == key {
+			return a, true
+		}
+	}
+	return attr{}, false
+}
+
+// isJSType reports whether a script type attribute value runs JavaScript.
+func isJSType(t string) bool {
+	switch strings.ToLower(strings.TrimSpace(t)) {
+	case "", "module", "text/javascript", "application/javascript", "text/ecmascript", "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+// elementRefs records the URLs an element loads.
+func elementRefs(res *ScanResult, tag string, attrs []attr) {
+	add := func(key string, dir cspgen.Directive) {
+		if a, ok := findAttr(attrs, key); ok {
+			if r, ok := makeRef(a.val, false, dir, a.off, "<"+tag+" "+key+">"); ok {
+				res.Refs = append(res.Refs, r)
+			}
+		}
+	}
+	addSrcset := func(dir cspgen.Directive) {
+		a, ok := findAttr(attrs, "srcset")
+		if !ok {
+			return
+		}
+		pos := 0
+		for _, cand := range strings.Split(a.val, ",") {
+			f := strings.Fields(cand)
+			if len(f) > 0 {
+				at := a.off + pos + strings.Index(cand, f[0])
+				if r, ok := makeRef(f[0], false, dir, at, "<"+tag+" srcset>"); ok {
+					res.Refs = append(res.Refs, r)
+				}
+			}
+			pos += len(cand) + 1
+		}
+	}
+	switch tag {
+	case "script":
+		add("src", cspgen.ScriptSrc)
+	case "link":
+		rels := strings.Fields(strings.ToLower(attrValue(attrs, "rel")))
+		for _, rel := range rels {
+			switch rel {
+			case "stylesheet":
+				add("href", cspgen.StyleSrc)
+			case "modulepreload":
+				add("href", cspgen.ScriptSrc)
+			case "icon", "apple-touch-icon":
+				add("href", cspgen.ImgSrc)
+			case "preload", "prefetch":
+				switch strings.ToLower(attrValue(attrs, "as")) {
+				case "script", "worker":
+					add("href", cspgen.ScriptSrc)
+				case "style":
+					add("href", cspgen.StyleSrc)
+				case "font":
+					add("href", cspgen.FontSrc)
+				case "image":
+					add("href", cspgen.ImgSrc)
+				case "audio", "video", "track":
+					add("href", cspgen.MediaSrc)
+				case "fetch":
+					add("href", cspgen.ConnectSrc)
+				}
+			}
+		}
+	case "img":
+		add("src", cspgen.ImgSrc)
+		addSrcset(cspgen.ImgSrc)
+	case "source":
+		add("src", cspgen.MediaSrc)
+		addSrcset(cspgen.ImgSrc)
+	case "input":
+		if strings.EqualFold(attrValue(attrs, "type"), "image") {
+			add("src", cspgen.ImgSrc)
+		}
+	case "video":
+		add("src", cspgen.MediaSrc)
+		add("poster", cspgen.ImgSrc)
+	case "audio", "track":
+		add("src", cspgen.MediaSrc)
+	case "iframe", "frame":
+		add("src", cspgen.FrameSrc)
+	case "base":
+		add("href", cspgen.BaseURI)
+	}
+	if a, ok := findAttr(attrs, "style"); ok {
+		scanCSSInto([]byte("*{"+a.val+"}"), a.off-2, res)
+	}
+}
+
+// scriptHazards flags byte sequences that change how the HTML parser reads
+// an inline script: "<!--" (script data escaped state; with a later
+// "<script" it swallows the real end tag) and "<script" inside it.
+func scriptHazards(res *ScanResult, body []byte, base int) {
+	lower := bytes.ToLower(body)
+	if i := bytes.Index(lower, []byte("<!--")); i >= 0 {
+		res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: `inline script contains "<!--", which switches the HTML parser into the script-data-escaped state; with a "<script" after it the real </script> no longer ends the element`})
+	}
+	if i := bytes.Index(lower, []byte("<script")); i >= 0 {
+		res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: `inline script contains "<script", which after a "<!--" makes the HTML parser skip the real </script>`})
+	}
+}

@@ -1,0 +1,148 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/widgetd/widgetd/cspgen"
+)
+
+// refsString shows each Ref with the 6 bytes of src at its offset, so the
+// expectations show where offsets point without counting bytes.
+func refsString(src string, rs []Ref) string {
+	var parts []string
+	for _, r := range rs {
+		p := ""
+		if r.Partial {
+			p = "…"
+		}
+		at := "<out of range>"
+		if r.Offset >= 0 && r.Offset <= len(src) {
+			at = src[r.Offset:min(len(src), r.Offset+6)]
+		}
+		parts = append(parts, fmt.Sprintf("%s %s%s @%s %s", r.Directive, r.URL, p, at, r.Via))
+	}
+	return strings.Join(parts, "\n")
+}
+
+func TestScanJS(t *testing.T) {
+	tests := []struct {
+		name, src, want string
+	}{
+		{"fetch literal", `fetch("https://api.example.com/v1")`, "connect-src https://api.example.com/v1 @fetch( fetch()"},
+		{"window.fetch", `x;window.fetch('https://a.example/x',{})`, "connect-src https://a.example/x @fetch( fetch()"},
+		{"method named fetch", `a.fetch("https://a.example/x")`, ""},
+		{"template head", "fetch(`https://api.example.com/q?city=${c}`)", "connect-src https://api.example.com/q?city=… @fetch( fetch()"},
+		{"template head without full origin", "fetch(`https://${region}.example.com/`)", ""},
+		{"concat prefix", `fetch("https://api.example.com/"+p)`, "connect-src https://api.example.com/… @fetch( fetch()"},
+		{"concat prefix without path", `fetch("https://api.example"+".com/")`, ""},
+		{"const propagated", `const Ab="https://api.example.com/v1";async function f(){return fetch(Ab)}`, "connect-src https://api.example.com/v1 @fetch( fetch()"},
+		{"const in template", "var Q=\"https://api.example.com/v1\";fetch(`${Q}/forecast?x=${y}`)", "connect-src https://api.example.com/v1/forecast?x=… @fetch( fetch()"},
+		{"const used elsewhere too", `var e="https://api.example.com";function g(e){return fetch(e)}`, ""},
+		{"const reassigned", `var Q="https://a.example/";Q="https://b.example/";fetch(Q)`, ""},
+		{"websocket", `new WebSocket("wss://rt.example.com/s")`, "connect-src wss://rt.example.com/s @new We new WebSocket()"},
+		{"ws literal anywhere", `const u={url:"wss://rt.example.com"}`, "connect-src wss://rt.example.com @\"wss:/ WebSocket URL literal"},
+		{"eventsource", `new window.EventSource("https://sse.example.com/e")`, "connect-src https://sse.example.com/e @new wi new EventSource()"},
+		{"xhr", `x.open("GET","https://x.example/a",!0)`, "connect-src https://x.example/a @open(\" XMLHttpRequest open()"},
+		{"window.open is navigation", `window.open("https://x.example/a","_blank")`, ""},
+		{"dynamic import", `import("https://cdn.example.com/m.js")`, "script-src https://cdn.example.com/m.js @import import()"},
+		{"new URL", `fetch(new URL("https://x.example/a"))`, "connect-src https://x.example/a @fetch( fetch()"},
+		{"beacon", `navigator.sendBeacon("https://log.example/b",d)`, "connect-src https://log.example/b @sendBe navigator.sendBeacon()"},
+		{"relative", `fetch("/api/x")`, ""},
+		{"namespace", `document.createElementNS("http://www.w3.org/2000/svg","svg")`, ""},
+		{"error decoder", `var t="https://react.dev/errors/"+l;throw Error(t)`, ""},
+		{"comment", `/* see https://example.com/licence */ // fetch("https://x.example/")` + "\nx()", ""},
+		{"url in message", `throw Error("see https://docs.example.com/x for help")`, ""},
+		{"regex with quote", `var r=/"https:\/\/x/;fetch("https://ok.example/")`, "connect-src https://ok.example/ @fetch( fetch()"},
+		{"division not regex", `a=b/2/c;fetch("https://ok.example/")`, "connect-src https://ok.example/ @fetch( fetch()"},
+		{"escaped", `fetch("https:\/\/esc.example\u002Fa")`, "connect-src https://esc.example/a @fetch( fetch()"},
+		{"protocol relative", `fetch("//cdn.example.com/x")`, "connect-src https://cdn.example.com/x @fetch( fetch()"},
+		{"data url", `fetch("data:text/plain,hi")`, "connect-src data:text/plain,hi @fetch( fetch()"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := refsString(tc.src, ScanJS([]byte(tc.src)).Refs)
+			if got != tc.want {
+				t.Errorf("ScanJS(%s)\n got: %s\nwant: %s", tc.src, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestScanJSEval(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{`eval("1")`, "eval()@0"},
+		{`x=new Function("a","return a")`, "new Function()@2"},
+		{`globalThis.eval(s)`, "eval()@11"},
+		{`setTimeout("go()",1)`, "setTimeout(string)@0"},
+		{`setTimeout(()=>go(),1)`, ""},
+		{`a.eval(s);b.Function(x)`, ""},
+		{`typeof eval;Function.prototype.call`, ""},
+		{`"eval(x)";/* new Function() */`, ""},
+	}
+	for _, tc := range tests {
+		var parts []string
+		for _, e := range ScanJS([]byte(tc.src)).Evals {
+			parts = append(parts, fmt.Sprintf("%s@%d", e.Via, e.Offset))
+		}
+		if got := strings.Join(parts, " "); got != tc.want {
+			t.Errorf("evals in %s = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}
+
+func TestScanCSS(t *testing.T) {
+	src := `@import url("https://fonts.example.com/css");@import 'https://s.example/b.css';` +
+		`@font-face{font-family:X;src:url(https://fonts.example.com/x.woff2) format("woff2")}` +
+		`.a{background:url( 'https://img.example/a.png' )}.b{background:url(data:image/png;base64,AA==)}.c{background:url(/rel.png)}`
+	want := strings.Join([]string{
+		"style-src https://fonts.example.com/css @url(\"h @import",
+		"style-src https://s.example/b.css @'https @import",
+		"font-src https://fonts.example.com/x.woff2 @url(ht @font-face url()",
+		"img-src https://img.example/a.png @url( ' url()",
+		"img-src data:image/png;base64,AA== @url(da url()",
+	}, "\n")
+	if got := refsString(src, ScanCSS([]byte(src)).Refs); got != want {
+		t.Errorf("ScanCSS\n got: %s\nwant: %s", got, want)
+	}
+}
+
+func TestScanHTML(t *testing.T) {
+	src := `<!doctype html><html><head><meta charset="utf-8">` +
+		`<link rel="stylesheet" href="https://cdn.example.com/a.css">` +
+		`<script type="module" src="https://cdn.example.com/a.js"></script>` +
+		`<style>.x{background:url(https://img.example/bg.png)}</style></head>` +
+		`<body><img src="https://img.example/i.png" srcset="https://img.example/1.png 1x, https://img2.example/2.png 2x">` +
+		`<iframe src="https://embed.example/v"></iframe><div style="background:url('https://img.example/s.png')"></div>` +
+		`<a href="https://docs.example.com/">docs</a>` +
+		`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"/></svg>` +
+		`<script>fetch("https://api.example.com/x")</script></body></html>`
+	res := ScanHTML([]byte(src))
+	var got []string
+	for _, r := range res.Refs {
+		if at := src[r.Offset:]; !strings.HasPrefix(at, r.URL) && !strings.HasPrefix(at, "fetch") && !strings.HasPrefix(at, "url(") {
+			t.Errorf("offset %d of %s points at %.20q", r.Offset, r.URL, src[r.Offset:])
+		}
+		got = append(got, r.Directive.String()+" "+r.URL+" "+r.Via)
+	}
+	want := []string{
+		"style-src https://cdn.example.com/a.css <link href>",
+		"script-src https://cdn.example.com/a.js <script src>",
+		"img-src https://img.example/bg.png url()",
+		"img-src https://img.example/i.png <img src>",
+		"img-src https://img.example/1.png <img srcset>",
+		"img-src https://img2.example/2.png <img srcset>",
+		"frame-src https://embed.example/v <iframe src>",
+		"img-src https://img.example/s.png url()",
+		"connect-src https://api.example.com/x fetch()",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("ScanHTML\n got: %s\nwant: %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(res.Scripts) != 1 {
+		t.Errorf("inline scripts = %d, want 1", len(res.Scripts))
+	}
+}
+
+var _ = cspgen.ConnectSrc
