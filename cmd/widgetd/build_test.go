@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestCLIExitCodes(t *testing.T) {
+	good := writeProject(t, map[string]string{
+		"widgets/hi/widget.json": `{"title": "Hi"}`,
+		"widgets/hi/index.ts":    `document.body.append("hi " + "x".repeat(300));`,
+	})
+	bad := writeProject(t, map[string]string{
+		"widgets/hi/widget.json": `{"title": "Hi", "colour": "red"}`,
+		"widgets/hi/index.ts":    `x`,
+	})
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		code       int
+		wantOut    string
+		wantStderr string
+	}{
+		{"no args", nil, exitUsage, "", "Usage: widgetd <command>"},
+		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
+		{"help", []string{"help"}, exitOK, "Commands:", ""},
+		{"help build", []string{"help", "build"}, exitOK, "", "Usage: widgetd build"},
+		{"version", []string{"version"}, exitOK, "widgetd ", ""},
+		{"bad flag", []string{"build", "--nope"}, exitUsage, "", "flag provided but not defined: -nope"},
+		{"extra arg", []string{"build", "--root", good, "extra"}, exitUsage, "", `unexpected argument "extra"`},
+		{"config error", []string{"build", "--root", bad}, exitError, "", `widget.json:1:17: error: unknown field "colour"`},
+		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found"},
+		{"bad public url", []string{"build", "--root", good, "--public-url", "cdn.example.com"}, exitError, "", "must be an absolute http(s) URL"},
+		{"ok", []string{"build", "--root", good}, exitOK, "ui://widget/hi.", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errs)
+			}
+			if !strings.Contains(out, tc.wantOut) {
+				t.Errorf("stdout lacks %q:\n%s", tc.wantOut, out)
+			}
+			if !strings.Contains(errs, tc.wantStderr) {
+				t.Errorf("stderr lacks %q:\n%s", tc.wantStderr, errs)
+			}
+		})
+	}
+}
+
+func TestCLIBuildSummaryAndJSON(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"widgets/hi/widget.json": `{"title": "Hi"}`,
+		"widgets/hi/index.ts":    `document.body.append("hello " + "x".repeat(400));`,
+	})
+	code, out, errs := runCLI(t, "build", "--root", root)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"hi  ui://widget/hi.", ".html", "kB", "│ br ", "│ gzip ", "1 widget(s) built in"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = runCLI(t, "build", "--root", root, "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		OK     bool `json:"ok"`
+		Result struct {
+			Widgets []struct {
+				Name string `json:"name"`
+				URI  string `json:"uri"`
+			} `json:"widgets"`
+			Reused int `json:"reused"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	if !got.OK || len(got.Result.Widgets) != 1 || !strings.HasPrefix(got.Result.Widgets[0].URI, "ui://widget/hi.") {
+		t.Errorf("unexpected JSON result: %+v", got)
+	}
+	if got.Result.Reused == 0 {
+		t.Errorf("second build reused no compressed files")
+	}
+	code, out, _ = runCLI(t, "build", "--root", writeProject(t, map[string]string{"widgets/x/widget.json": `{`}), "--json")
+	if code != exitError || !strings.Contains(out, `"ok": false`) || !strings.Contains(out, `"diagnostics"`) {
+		t.Errorf("failed --json build: exit %d, output %s", code, out)
+	}
+}
