@@ -1,0 +1,55 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/widgetd/widgetd/devserver"
+)
+
+// runDev is `widgetd dev`: watch, rebuild in memory, live reload, and the
+// strict local preview of every widget under both host protocols.
+func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts devserver.Options
+	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
+	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	fs.StringVar(&opts.Addr, "addr", devserver.DefaultAddr, "preview address (pages, live reload, built files)")
+	fs.StringVar(&opts.SandboxAddr, "sandbox-addr", "", "address of the separate widget origin (default: next port of --addr)")
+	fs.StringVar(&opts.PublicURL, "public-url", "", "URL the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
+	fs.StringVar(&opts.SandboxURL, "sandbox-url", "", "URL the widget origin is reached at when it is proxied too")
+	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server to forward the widgets' tools/call to, e.g. http://localhost:3000/mcp")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Watches the widgets, rebuilds them in memory on every change (dist/ is not written),")
+		fmt.Fprintln(stderr, "and serves a preview of each widget under its strict spec CSP, as an MCP Apps host")
+		fmt.Fprintln(stderr, "(the real AppBridge) or as ChatGPT (window.openai), with live reload, a build-error")
+		fmt.Fprintln(stderr, "overlay and CSP-violation reports. See docs/dev.md.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err)
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "widgetd dev: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	opts.Log = stderr
+	srv, err := devserver.New(opts)
+	if err != nil {
+		printError(stderr, err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "  ➜  Preview: %s\n", srv.PreviewURL())
+	if err := srv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		fmt.Fprintf(stderr, "widgetd dev: %v\n", err)
+		return exitError
+	}
+	return exitOK
+}

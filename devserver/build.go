@@ -1,0 +1,249 @@
+package devserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
+)
+
+// BuildEvent is the result of one (re)build, as sent to open previews over
+// Server-Sent Events and to Subscribe channels.
+type BuildEvent struct {
+	// Seq counts builds from 1.
+	Seq int `json:"seq"`
+	// OK is false when the build failed; Diagnostics then say why and the
+	// previous good build keeps being served.
+	OK bool `json:"ok"`
+	// DurationMs is the rebuild's wall time in milliseconds.
+	DurationMs float64 `json:"durationMs"`
+	// BuildID is the build's ID (empty when the build failed).
+	BuildID string `json:"buildId,omitempty"`
+	// Widgets lists the built widgets (those of the last good build when
+	// this one failed).
+	Widgets []WidgetInfo `json:"widgets"`
+	// Diagnostics are the build's errors and warnings.
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	// Changed lists a few of the files whose change triggered the build.
+	Changed []string `json:"changed,omitempty"`
+	// Time is when the build finished.
+	Time time.Time `json:"time"`
+}
+
+// WidgetInfo is what a preview page needs about one built widget.
+type WidgetInfo struct {
+	// Name, Title and Description come from widget.json.
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	// Hash changes whenever anything the host renders changes; previews
+	// reload the widget when it does.
+	Hash string `json:"hash"`
+	// CSP is the exact header the sandbox origin serves the widget with.
+	CSP string `json:"csp"`
+	// URI is the primary resource URI.
+	URI string `json:"uri"`
+	// Meta is the resources/read _meta of the primary profile.
+	Meta map[string]any `json:"meta"`
+	// Sample is the widget's optional preview.json (tool input, output, …).
+	Sample json.RawMessage `json:"sample,omitempty"`
+}
+
+// Diagnostic is a build problem as shown in the overlay: the fields of
+// bundler.Diagnostic plus the formatted text (file:line:col, source, caret).
+type Diagnostic struct {
+	bundler.Diagnostic
+	// Text is Diagnostic.String().
+	Text string `json:"text"`
+}
+
+// rebuild assembles the project once and publishes the result.
+func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
+	start := time.Now()
+	out, err := s.builder.Assemble(ctx)
+	if ctx.Err() != nil {
+		return
+	}
+	dur := time.Since(start)
+
+	s.mu.Lock()
+	prev := s.state
+	ev := &BuildEvent{OK: err == nil, DurationMs: float64(dur.Microseconds()) / 1000, Time: time.Now()}
+	for _, p := range changedPaths {
+		ev.Changed = append(ev.Changed, relPath(p))
+	}
+	if prev != nil {
+		ev.Seq = prev.Seq + 1
+	} else {
+		ev.Seq = 1
+	}
+	if err != nil {
+		diags := bundler.AsDiagnostics(err)
+		if diags == nil {
+			diags = []bundler.Diagnostic{{File: "widgetd", Message: err.Error()}}
+		}
+		for _, d := range diags {
+			ev.Diagnostics = append(ev.Diagnostics, Diagnostic{Diagnostic: d, Text: d.String()})
+		}
+		if prev != nil {
+			ev.Widgets = prev.Widgets
+		}
+	} else {
+		s.out = out
+		ev.BuildID = out.Manifest.BuildID
+		for _, d := range out.Warnings {
+			ev.Diagnostics = append(ev.Diagnostics, Diagnostic{Diagnostic: d, Text: d.String()})
+		}
+		for _, w := range out.Manifest.Widgets {
+			ev.Widgets = append(ev.Widgets, s.widgetInfo(w))
+		}
+	}
+	s.state = ev
+	s.mu.Unlock()
+
+	s.report(prev, ev)
+	s.hub.publish(ev)
+}
+
+// widgetInfo summarises a manifest widget for the preview.
+func (s *Server) widgetInfo(w assets.Widget) WidgetInfo {
+	wi := WidgetInfo{Name: w.Name, Title: w.Title, Description: w.Description, Hash: w.Hash, CSP: w.CSP}
+	if len(w.Profiles) > 0 {
+		wi.URI = w.Profiles[0].URI
+		wi.Meta = w.Profiles[0].ReadMeta
+	}
+	if sample, err := readSample(filepath.Join(s.widgetsDir, w.Name)); err == nil {
+		wi.Sample = sample
+	} else if !errors.Is(err, errNoSample) {
+		s.log.printf("widgetd dev: %v\n", err)
+	}
+	return wi
+}
+
+// report prints a build's outcome to the terminal: errors in full, and on
+// success which widgets changed.
+func (s *Server) report(prev, ev *BuildEvent) {
+	if !ev.OK {
+		for _, d := range ev.Diagnostics {
+			s.log.printf("%s\n", d.Text)
+		}
+		s.log.printf("widgetd dev: build failed; previews show the error and recover when it is fixed\n")
+		return
+	}
+	for _, d := range ev.Diagnostics {
+		s.log.printf("%s\n", d.Text)
+	}
+	old := map[string]string{}
+	if prev != nil {
+		for _, w := range prev.Widgets {
+			old[w.Name] = w.Hash
+		}
+	}
+	var updated, added []string
+	for _, w := range ev.Widgets {
+		h, ok := old[w.Name]
+		switch {
+		case !ok:
+			added = append(added, w.Name)
+		case h != w.Hash:
+			updated = append(updated, w.Name)
+		}
+		delete(old, w.Name)
+	}
+	switch {
+	case prev == nil:
+		s.log.printf("widgetd dev: built %d widget(s) in %.0f ms\n", len(ev.Widgets), ev.DurationMs)
+		return
+	case !prev.OK:
+		s.log.printf("widgetd dev: build fixed, rebuilt in %.0f ms\n", ev.DurationMs)
+	}
+	for _, n := range added {
+		s.log.printf("widgetd dev: new widget %s (%.0f ms)\n", n, ev.DurationMs)
+	}
+	for n := range old {
+		s.log.printf("widgetd dev: widget %s removed\n", n)
+	}
+	if len(updated) > 0 {
+		s.log.printf("widgetd dev: rebuilt %v in %.0f ms\n", updated, ev.DurationMs)
+	}
+	s.reportedMu.Lock()
+	clear(s.reported)
+	s.reportedMu.Unlock()
+}
+
+// hub fans build events out to SSE streams and Subscribe channels.
+type hub struct {
+	mu      sync.Mutex
+	streams map[chan []byte]struct{}
+	events  map[chan *BuildEvent]struct{}
+	closed  bool
+}
+
+// publish sends ev to every subscriber without blocking on slow ones: a
+// stream that cannot keep up misses intermediate builds, and the next
+// event it gets carries the full current state anyway.
+func (h *hub) publish(ev *BuildEvent) {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		data = []byte(fmt.Sprintf(`{"ok":false,"diagnostics":[{"file":"widgetd","message":%q,"text":%q}]}`, err, err))
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for ch := range h.streams {
+		select {
+		case ch <- data:
+		default:
+		}
+	}
+	for ch := range h.events {
+		select {
+		case ch <- ev:
+		default:
+		}
+	}
+}
+
+// addStream registers an SSE stream; ok is false once the server is closing.
+func (h *hub) addStream() (ch chan []byte, ok bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, false
+	}
+	if h.streams == nil {
+		h.streams = map[chan []byte]struct{}{}
+	}
+	ch = make(chan []byte, 4)
+	h.streams[ch] = struct{}{}
+	return ch, true
+}
+
+func (h *hub) removeStream(ch chan []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if _, ok := h.streams[ch]; ok {
+		delete(h.streams, ch)
+		close(ch)
+	}
+}
+
+// closeAll ends every stream and subscription (server shutdown).
+func (h *hub) closeAll() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.closed = true
+	for ch := range h.streams {
+		close(ch)
+	}
+	h.streams = nil
+	for ch := range h.events {
+		close(ch)
+	}
+	h.events = nil
+}

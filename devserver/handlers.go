@@ -1,0 +1,369 @@
+package devserver
+
+import (
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/widgetd/widgetd/bundler"
+)
+
+// static holds the preview pages, their stylesheet and the committed host
+// app bundle (hostapp.js, built by `go generate` from hostapp/).
+//
+//go:embed static
+var static embed.FS
+
+var pages = template.Must(template.ParseFS(static, "static/*.html"))
+
+// prefixRE accepts an X-Forwarded-Prefix made of plain path segments.
+var prefixRE = regexp.MustCompile(`^(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$`)
+
+// basePath is the path prefix under which the client reached the preview
+// origin: X-Forwarded-Prefix from a reverse proxy, else the --public-url
+// path. Pages build every link from it, so the preview works behind a proxy
+// that mounts it under a sub-path.
+func (s *Server) basePath(r *http.Request) string {
+	if p := strings.TrimRight(r.Header.Get("X-Forwarded-Prefix"), "/"); p != "" && prefixRE.MatchString(p) {
+		return p
+	}
+	if s.opts.PublicURL != "" {
+		rest := s.opts.PublicURL[strings.Index(s.opts.PublicURL, "://")+3:]
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return rest[i:]
+		}
+	}
+	return ""
+}
+
+// externalOrigin is the origin the client used, honouring X-Forwarded-Proto
+// and X-Forwarded-Host (and --public-url), for absolute URLs.
+func (s *Server) externalOrigin(r *http.Request) string {
+	if s.opts.PublicURL != "" {
+		return publicOrigin(s.opts.PublicURL)
+	}
+	proto := "http"
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		proto = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" && !strings.ContainsAny(h, "/\\ \"'<>") {
+		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	}
+	return proto + "://" + host
+}
+
+func publicOrigin(u string) string {
+	rest := u[strings.Index(u, "://")+3:]
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		return u[:len(u)-len(rest)+i]
+	}
+	return u
+}
+
+// pageConfig is what the host app reads from the page (data-config).
+type pageConfig struct {
+	Base       string `json:"base"`
+	Widget     string `json:"widget,omitempty"`
+	SandboxURL string `json:"sandboxUrl"`
+	MCP        string `json:"mcp,omitempty"`
+	Version    string `json:"version"`
+}
+
+// previewHandler serves the preview origin.
+func (s *Server) previewHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /{$}", s.serveIndex)
+	mux.HandleFunc("GET /preview/{name}", s.servePreview)
+	mux.HandleFunc("GET /_widgetd/events", s.serveEvents)
+	mux.HandleFunc("GET /_widgetd/state", s.serveState)
+	mux.HandleFunc("GET /_widgetd/{file}", s.serveStatic)
+	mux.HandleFunc("POST /_widgetd/csp-report", s.serveCSPReport)
+	mux.HandleFunc("POST /_widgetd/call-tool", s.serveCallTool)
+	mux.HandleFunc("GET /manifest.json", s.serveManifest)
+	mux.HandleFunc("GET /{path...}", s.serveBuilt)
+	cop := http.NewCrossOriginProtection()
+	if s.opts.PublicURL != "" {
+		_ = cop.AddTrustedOrigin(publicOrigin(s.opts.PublicURL))
+	}
+	return cop.Handler(mux)
+}
+
+func (s *Server) config(r *http.Request, widget string) string {
+	c := pageConfig{Base: s.basePath(r), Widget: widget, SandboxURL: s.sandboxURL, Version: bundler.Version}
+	if s.mcp != nil {
+		c.MCP = s.opts.MCPURL
+	}
+	data, _ := json.Marshal(c)
+	return string(data)
+}
+
+func noStore(w http.ResponseWriter) {
+	w.Header().Set("Cache-Control", "no-store")
+}
+
+func (s *Server) serveIndex(w http.ResponseWriter, r *http.Request) {
+	noStore(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	st := s.State()
+	var widgets []WidgetInfo
+	if st != nil {
+		widgets = st.Widgets
+	}
+	_ = pages.ExecuteTemplate(w, "index.html", map[string]any{
+		"Base": s.basePath(r), "Config": s.config(r, ""), "Widgets": widgets, "Version": bundler.Version,
+	})
+}
+
+func (s *Server) servePreview(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	noStore(w)
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	_ = pages.ExecuteTemplate(w, "preview.html", map[string]any{
+		"Base": s.basePath(r), "Config": s.config(r, name), "Name": name, "Version": bundler.Version,
+	})
+}
+
+func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("file")
+	var ctype string
+	switch filepath.Ext(name) {
+	case ".js":
+		ctype = "text/javascript; charset=utf-8"
+	case ".css":
+		ctype = "text/css; charset=utf-8"
+	default:
+		http.NotFound(w, r)
+		return
+	}
+	data, err := static.ReadFile("static/" + name)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(data)
+}
+
+// serveEvents is the live-reload stream: the current state at once, then one
+// "build" event per rebuild, and a comment every 15 s so proxies keep the
+// connection open.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	rc := http.NewResponseController(w)
+	ch, ok := s.hub.addStream()
+	if !ok {
+		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		return
+	}
+	defer s.hub.removeStream(ch)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Accel-Buffering", "no") // nginx: do not buffer the stream
+	w.WriteHeader(http.StatusOK)
+	if st := s.State(); st != nil {
+		data, _ := json.Marshal(st)
+		fmt.Fprintf(w, "event: build\ndata: %s\n\n", data)
+	} else {
+		fmt.Fprint(w, ": waiting for the first build\n\n")
+	}
+	if err := rc.Flush(); err != nil {
+		return
+	}
+	ping := time.NewTicker(15 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case data, ok := <-ch:
+			if !ok {
+				return
+			}
+			fmt.Fprintf(w, "event: build\ndata: %s\n\n", data)
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+		}
+		if err := rc.Flush(); err != nil {
+			return
+		}
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	noStore(w)
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, s.State())
+}
+
+// readJSONBody decodes a small JSON request body.
+func readJSONBody(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return fmt.Errorf("Content-Type must be application/json")
+	}
+	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("request body: %w", err)
+	}
+	return nil
+}
+
+// serveCSPReport receives a violation the preview page got from the widget
+// frame, prints it (once per widget, directive and origin per build) and
+// returns the advice the page shows.
+func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
+	var v Violation
+	if err := readJSONBody(r, &v); err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+		return
+	}
+	a := advise(v, s.configFile(v.Widget))
+	key := v.Widget + "\x00" + v.Directive + "\x00" + a.Origin + "\x00" + v.BlockedURI
+	if a.Origin != "" {
+		key = v.Widget + "\x00" + v.Directive + "\x00" + a.Origin
+	}
+	s.reportedMu.Lock()
+	seen := s.reported[key]
+	s.reported[key] = true
+	s.reportedMu.Unlock()
+	if !seen {
+		loc := ""
+		if v.SourceFile != "" {
+			loc = fmt.Sprintf(" (at %s:%d:%d)", v.SourceFile, v.Line, v.Column)
+		}
+		s.log.printf("widgetd dev: CSP violation in widget %s%s: %s\n", v.Widget, loc, a.Message)
+	}
+	writeJSON(w, http.StatusOK, a)
+}
+
+// configFile is the widget.json of a widget, for advice messages.
+func (s *Server) configFile(name string) string {
+	if name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".." {
+		p := filepath.Join(s.widgetsDir, name, bundler.WidgetConfigFile)
+		if _, err := os.Stat(p); err == nil {
+			return relPath(p)
+		}
+	}
+	return fmt.Sprintf("the %s of widget %q", bundler.WidgetConfigFile, name)
+}
+
+// serveCallTool forwards a widget's tools/call to the --mcp server.
+func (s *Server) serveCallTool(w http.ResponseWriter, r *http.Request) {
+	if s.mcp == nil {
+		writeJSON(w, http.StatusNotFound, map[string]string{"error": "no MCP server configured; start widgetd dev with --mcp http://…"})
+		return
+	}
+	var req struct {
+		Name      string         `json:"name"`
+		Arguments map[string]any `json:"arguments"`
+	}
+	if err := readJSONBody(r, &req); err != nil || req.Name == "" {
+		msg := "body must be {\"name\": string, \"arguments\": object}"
+		if err != nil {
+			msg = err.Error()
+		}
+		writeJSON(w, http.StatusBadRequest, map[string]string{"error": msg})
+		return
+	}
+	res, err := s.mcp.callTool(r.Context(), req.Name, req.Arguments)
+	if err != nil {
+		s.log.printf("widgetd dev: %v\n", err)
+		writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, res)
+}
+
+// cors lets hosts on other origins (a widget on a sandbox origin, ChatGPT
+// through a tunnel) load built files.
+func cors(w http.ResponseWriter) {
+	w.Header().Set("Access-Control-Allow-Origin", "*")
+	w.Header().Set("Cross-Origin-Resource-Policy", "cross-origin")
+}
+
+// serveManifest serves the in-memory manifest of the current build, so an
+// MCP server under development can read widget URIs, HTML and _meta from
+// the dev server the way it reads dist/manifest.json.
+func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request) {
+	s.mu.RLock()
+	out := s.out
+	s.mu.RUnlock()
+	if out == nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "no successful build yet"})
+		return
+	}
+	cors(w)
+	writeJSON(w, http.StatusOK, out.Manifest)
+}
+
+// serveBuilt serves the files of the current build by their dist/ path.
+func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request) {
+	p := r.PathValue("path")
+	s.mu.RLock()
+	var data []byte
+	var ok bool
+	if s.out != nil {
+		data, ok = s.out.Files[p]
+	}
+	s.mu.RUnlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	cors(w)
+	noStore(w)
+	w.Header().Set("Content-Type", bundler.ContentType(p))
+	_, _ = w.Write(data)
+}
+
+// sandboxHandler serves the sandbox origin: widget documents only, each with
+// its spec CSP header exactly as built. Nothing else exists on this origin,
+// as on a real host's sandbox, so 'self' reaches nothing.
+func (s *Server) sandboxHandler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /widget/{name}", s.serveWidget)
+	return mux
+}
+
+func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	s.mu.RLock()
+	out := s.out
+	s.mu.RUnlock()
+	if out == nil {
+		http.Error(w, "no successful build yet", http.StatusServiceUnavailable)
+		return
+	}
+	for _, wd := range out.Manifest.Widgets {
+		if wd.Name != name {
+			continue
+		}
+		doc := out.Files[wd.HTML]
+		scripts := []string{reporterScript}
+		if r.URL.Query().Get("host") == "chatgpt" {
+			scripts = append(scripts, openaiScript)
+		}
+		h := w.Header()
+		h.Set("Content-Type", "text/html; charset=utf-8")
+		h.Set("Content-Security-Policy", wd.CSP)
+		h.Set("Cache-Control", "no-store")
+		h.Set("X-Content-Type-Options", "nosniff")
+		_, _ = w.Write(injectScripts(doc, scripts...))
+		return
+	}
+	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)
+}

@@ -1,0 +1,605 @@
+// The widgetd dev preview host. It runs on the preview origin's pages and
+// renders one widget in a sandboxed iframe loaded from the sandbox origin
+// (which serves the widget under its strict spec CSP). Two host modes:
+//
+//  - "mcp": the real AppBridge + PostMessageTransport from
+//    @modelcontextprotocol/ext-apps, as a web MCP Apps host drives a View
+//    (mcp-apps.md §3, §4). Every JSON-RPC message both ways is logged.
+//  - "chatgpt": window.openai, installed in the widget frame by the sandbox
+//    origin (chatgpt-apps.md §1); its calls arrive here by postMessage.
+//
+// It also follows the dev server's build events (SSE): a widget whose hash
+// changed is reloaded, a failed build shows an overlay with file:line:col.
+// Bundled by `go generate ./devserver` into ../static/hostapp.js.
+import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
+
+interface PageConfig {
+  base: string;
+  widget?: string;
+  sandboxUrl: string;
+  mcp?: string;
+  version: string;
+}
+
+interface Diagnostic {
+  file: string;
+  line?: number;
+  column?: number;
+  message: string;
+  warning?: boolean;
+  text: string;
+}
+
+interface WidgetInfo {
+  name: string;
+  title?: string;
+  hash: string;
+  csp: string;
+  uri: string;
+  meta: Record<string, any>;
+  sample?: Sample;
+}
+
+interface Sample {
+  toolName?: string;
+  toolInput?: Record<string, unknown>;
+  toolOutput?: Record<string, unknown>;
+  toolResultMeta?: Record<string, unknown>;
+  callToolResponse?: Record<string, unknown>;
+}
+
+interface BuildEvent {
+  seq: number;
+  ok: boolean;
+  durationMs: number;
+  buildId?: string;
+  widgets: WidgetInfo[] | null;
+  diagnostics?: Diagnostic[];
+}
+
+interface LogEntry {
+  t: number;
+  dir: "in" | "out" | "host" | "err";
+  kind: string;
+  data: unknown;
+}
+
+const cfg: PageConfig = JSON.parse(document.body.dataset.config || "{}");
+const $ = <T extends HTMLElement = HTMLElement>(id: string) => document.getElementById(id) as T | null;
+const sandboxOrigin = new URL(cfg.sandboxUrl).origin;
+
+// State exposed for debugging and for the browser tests.
+const dev = ((window as any).widgetdDev = {
+  log: [] as LogEntry[],
+  violations: [] as any[],
+  build: null as BuildEvent | null,
+  mounts: 0,
+  initialized: false,
+  host: "mcp",
+  mountedHash: "",
+});
+
+// ---------- build events, overlay, status ----------
+
+function setStatus(text: string, bad = false) {
+  const el = $("status");
+  if (el) {
+    el.textContent = text;
+    el.classList.toggle("bad", bad);
+  }
+}
+
+function showOverlay(diags: Diagnostic[] | undefined) {
+  const ov = $("overlay");
+  const txt = $("overlay-text");
+  if (!ov || !txt) return;
+  const errs = (diags || []).filter((d) => !d.warning);
+  if (errs.length === 0) {
+    ov.hidden = true;
+    txt.textContent = "";
+    return;
+  }
+  txt.textContent = errs.map((d) => d.text).join("\n\n");
+  ov.hidden = false;
+}
+
+function connectEvents(onBuild: (ev: BuildEvent) => void) {
+  const es = new EventSource(cfg.base + "/_widgetd/events");
+  es.addEventListener("build", (e) => {
+    let ev: BuildEvent;
+    try {
+      ev = JSON.parse((e as MessageEvent).data);
+    } catch {
+      return;
+    }
+    dev.build = ev;
+    showOverlay(ev.ok ? [] : ev.diagnostics);
+    setStatus(ev.ok ? `build #${ev.seq} ok in ${Math.round(ev.durationMs)} ms` : `build #${ev.seq} failed`, !ev.ok);
+    onBuild(ev);
+  });
+  es.onerror = () => setStatus("dev server unreachable; retrying…", true);
+}
+
+// ---------- index page ----------
+
+function indexPage() {
+  connectEvents((ev) => {
+    const ul = $("widgets");
+    if (!ul || !ev.widgets) return;
+    ul.textContent = "";
+    for (const w of ev.widgets) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = `${cfg.base}/preview/${encodeURIComponent(w.name)}`;
+      a.textContent = w.name;
+      const title = document.createElement("span");
+      title.className = "muted";
+      title.textContent = " " + (w.title || "") + " ";
+      const uri = document.createElement("code");
+      uri.className = "muted";
+      uri.textContent = w.uri;
+      li.append(a, title, uri);
+      ul.append(li);
+    }
+  });
+}
+
+// ---------- preview page ----------
+
+type Json = Record<string, unknown>;
+
+interface Editor {
+  el: HTMLTextAreaElement;
+  err: HTMLElement;
+  value: Json;
+  valid: boolean;
+}
+
+function editor(id: string, initial: unknown): Editor {
+  const el = $<HTMLTextAreaElement>(id)!;
+  const err = $(id + "-err")!;
+  const ed: Editor = { el, err, value: {}, valid: true };
+  el.value = JSON.stringify(initial ?? {}, null, 2);
+  const check = () => {
+    try {
+      const v = JSON.parse(el.value.trim() === "" ? "{}" : el.value);
+      if (v === null || typeof v !== "object" || Array.isArray(v)) throw new Error("must be a JSON object");
+      ed.value = v;
+      ed.valid = true;
+      err.textContent = "";
+    } catch (e) {
+      ed.valid = false;
+      err.textContent = (e as Error).message;
+    }
+    el.classList.toggle("invalid", !ed.valid);
+    updateApply();
+  };
+  el.addEventListener("input", check);
+  (ed as any).check = check;
+  check();
+  return ed;
+}
+
+let editors: Record<string, Editor> = {};
+
+function updateApply() {
+  const b = $<HTMLButtonElement>("apply");
+  if (b) b.disabled = Object.values(editors).some((e) => !e.valid);
+}
+
+function logEntry(dir: LogEntry["dir"], kind: string, data?: unknown) {
+  let copy: unknown = null;
+  try {
+    copy = data === undefined ? null : JSON.parse(JSON.stringify(data));
+  } catch {
+    copy = String(data);
+  }
+  const entry: LogEntry = { t: Date.now(), dir, kind, data: copy };
+  dev.log.push(entry);
+  const ol = $("log");
+  if (!ol) return;
+  const li = document.createElement("li");
+  li.className = dir;
+  const arrow = dir === "in" ? "widget → host" : dir === "out" ? "host → widget" : dir === "err" ? "error" : "host";
+  let text = JSON.stringify(copy);
+  if (text && text.length > 600) text = text.slice(0, 600) + "…";
+  li.textContent = `${new Date(entry.t).toISOString().slice(11, 23)} ${arrow} ${kind} ${text ?? ""}`;
+  ol.append(li);
+  ol.scrollTop = ol.scrollHeight;
+}
+
+function describe(m: any): string {
+  if (m && typeof m.method === "string") return m.id !== undefined ? `${m.method} #${m.id}` : m.method;
+  if (m && m.id !== undefined) return m.error ? `error #${m.id}` : `result #${m.id}`;
+  return "message";
+}
+
+function previewPage(name: string) {
+  let widget: WidgetInfo | null = null;
+  let iframe: HTMLIFrameElement | null = null;
+  let bridge: AppBridge | null = null;
+  let seededFrom = "";
+  const hostSel = $<HTMLSelectElement>("host")!;
+  const themeSel = $<HTMLSelectElement>("theme")!;
+  const modeSel = $<HTMLSelectElement>("display-mode")!;
+  const localeIn = $<HTMLInputElement>("locale")!;
+  const maxHIn = $<HTMLInputElement>("max-height")!;
+  const toolNameIn = $<HTMLInputElement>("tool-name")!;
+  const forward = $<HTMLInputElement>("forward")!;
+  const stage = $("stage")!;
+  const wrap = $("frame-wrap")!;
+  const params = new URLSearchParams(location.search);
+  if (params.get("host") === "chatgpt") hostSel.value = "chatgpt";
+  for (const [key, el] of [["theme", themeSel], ["mode", modeSel]] as const) {
+    const v = params.get(key);
+    if (v) el.value = v;
+  }
+  $("mcp-url")!.textContent = cfg.mcp || "(start widgetd dev with --mcp URL)";
+  forward.disabled = !cfg.mcp;
+  forward.checked = !!cfg.mcp;
+
+  editors = {
+    input: editor("tool-input", {}),
+    output: editor("tool-output", {}),
+    meta: editor("tool-meta", {}),
+    call: editor("call-response", { content: [{ type: "text", text: "ok" }], structuredContent: {} }),
+  };
+
+  function seed(s: Sample | undefined) {
+    const key = JSON.stringify(s ?? {});
+    if (key === seededFrom) return;
+    seededFrom = key;
+    toolNameIn.value = s?.toolName || name;
+    const set = (ed: Editor, v: unknown) => {
+      ed.el.value = JSON.stringify(v ?? {}, null, 2);
+      (ed as any).check();
+    };
+    set(editors.input, s?.toolInput ?? {});
+    set(editors.output, s?.toolOutput ?? {});
+    set(editors.meta, s?.toolResultMeta ?? {});
+    set(editors.call, s?.callToolResponse ?? { content: [{ type: "text", text: "ok" }], structuredContent: {} });
+  }
+
+  const maxHeight = () => Math.max(50, Number(maxHIn.value) || 600);
+  const mode = () => modeSel.value as McpUiDisplayMode;
+
+  function hostContext(): McpUiHostContext {
+    return {
+      theme: themeSel.value as "light" | "dark",
+      platform: "web",
+      displayMode: mode(),
+      availableDisplayModes: ["inline", "pip", "fullscreen"],
+      containerDimensions: mode() === "fullscreen" ? { height: stage.clientHeight, width: stage.clientWidth } : { maxHeight: maxHeight(), width: wrap.clientWidth || 600 },
+      locale: localeIn.value || "en-US",
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      userAgent: "widgetd-dev/" + cfg.version,
+      deviceCapabilities: { hover: true, touch: false },
+      safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
+      toolInfo: { id: 1, tool: { name: toolNameIn.value || name, inputSchema: { type: "object" } } },
+    } as McpUiHostContext;
+  }
+
+  function openaiGlobals() {
+    return {
+      toolInput: editors.input.value,
+      toolOutput: editors.output.value,
+      toolResponseMetadata: editors.meta.value,
+      widgetState: null,
+      theme: themeSel.value,
+      displayMode: mode(),
+      maxHeight: maxHeight(),
+      locale: localeIn.value || "en-US",
+      safeArea: { insets: { top: 0, bottom: 0, left: 0, right: 0 } },
+      view: { mode: mode() },
+      userAgent: { device: { type: "desktop" }, capabilities: { hover: true, touch: false } },
+    };
+  }
+
+  function toolResult() {
+    const out = editors.output.value;
+    const res: Json = { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+    if (Object.keys(editors.meta.value).length > 0) res._meta = editors.meta.value;
+    return res;
+  }
+
+  function applyLayout() {
+    stage.classList.remove("mode-inline", "mode-pip", "mode-fullscreen");
+    stage.classList.add("mode-" + mode());
+    stage.classList.toggle("theme-dark", themeSel.value === "dark");
+    wrap.classList.toggle("bordered", widget?.meta?.ui?.prefersBorder !== false);
+  }
+
+  function setHeight(h: unknown) {
+    if (!iframe || typeof h !== "number" || !isFinite(h)) return;
+    if (mode() === "fullscreen") return;
+    iframe.style.height = Math.min(Math.max(h, 20), maxHeight()) + "px";
+  }
+
+  async function answerCall(nameArg: string, args: unknown): Promise<Json> {
+    if (cfg.mcp && forward.checked) {
+      const r = await fetch(cfg.base + "/_widgetd/call-tool", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: nameArg, arguments: args ?? {} }),
+      });
+      const j = await r.json();
+      if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
+      return j;
+    }
+    if (!editors.call.valid) throw new Error("the callTool response in the preview is not valid JSON");
+    return editors.call.value;
+  }
+
+  async function unmount() {
+    const b = bridge;
+    bridge = null;
+    dev.initialized = false;
+    if (b) {
+      try {
+        await Promise.race([b.teardownResource({}), new Promise((r) => setTimeout(r, 300))]);
+      } catch {
+        /* the old widget may be broken; it is removed anyway */
+      }
+      try {
+        await b.close();
+      } catch {
+        /* ignore */
+      }
+    }
+    iframe?.remove();
+    iframe = null;
+  }
+
+  let mounting = Promise.resolve();
+  function mount() {
+    mounting = mounting.then(doMount, doMount);
+    return mounting;
+  }
+
+  async function doMount() {
+    await unmount();
+    if (!widget) return;
+    const w = widget;
+    const host = hostSel.value;
+    dev.host = host;
+    dev.mountedHash = w.hash;
+    dev.mounts++;
+    applyLayout();
+    $("csp")!.textContent = w.csp;
+    $("resource-meta")!.textContent = JSON.stringify(w.meta, null, 2);
+    const f = document.createElement("iframe");
+    f.id = "widget-frame";
+    f.title = w.title || w.name;
+    // The sandbox hosts use (mcp-apps.md §4.2/§6.1): scripts and same-origin
+    // (its own sandbox origin), forms; never top navigation.
+    f.setAttribute("sandbox", "allow-scripts allow-same-origin allow-forms");
+    const allow = buildAllowAttribute(w.meta?.ui?.permissions);
+    if (allow) f.setAttribute("allow", allow);
+    f.style.height = "120px";
+    iframe = f;
+    wrap.append(f);
+    const src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
+    if (host === "chatgpt") {
+      logEntry("host", "window.openai globals", openaiGlobals());
+      f.src = src + "#" + encodeURIComponent(JSON.stringify(openaiGlobals()));
+      return;
+    }
+    const b = new AppBridge(
+      null,
+      { name: "widgetd-dev", version: cfg.version },
+      {
+        openLinks: {},
+        serverTools: {},
+        serverResources: {},
+        logging: {},
+        message: { text: {} },
+        updateModelContext: { text: {} },
+        downloadFile: {},
+        sandbox: { csp: (w.meta?.ui?.csp ?? {}) as any, permissions: (w.meta?.ui?.permissions ?? {}) as any },
+      },
+      { hostContext: hostContext() },
+    );
+    b.oncalltool = async (p) => {
+      const res = await answerCall(p.name, p.arguments);
+      return res as any;
+    };
+    b.onopenlink = async () => ({});
+    b.onmessage = async () => ({});
+    b.onupdatemodelcontext = async () => ({});
+    b.ondownloadfile = async () => ({});
+    b.onrequestdisplaymode = async (p) => {
+      modeSel.value = p.mode;
+      applyLayout();
+      b.setHostContext(hostContext());
+      return { mode: p.mode };
+    };
+    b.onreadresource = async (p) => {
+      throw new Error(`resources/read ${p.uri}: the preview has no MCP server resources`);
+    };
+    b.onsizechange = (p) => setHeight(p.height);
+    b.onloggingmessage = () => {};
+    b.onrequestteardown = () => {};
+    b.oninitialized = () => {
+      dev.initialized = true;
+      b.sendToolInput({ arguments: editors.input.value });
+      b.sendToolResult(toolResult() as any);
+    };
+    const transport = new PostMessageTransport(f.contentWindow!, f.contentWindow!);
+    // Log every JSON-RPC message in both directions.
+    const send = transport.send.bind(transport);
+    transport.send = async (m: any, opts?: any) => {
+      logEntry("out", describe(m), m);
+      return send(m, opts);
+    };
+    await b.connect(transport);
+    const inner = transport.onmessage!;
+    transport.onmessage = (m: any, extra?: any) => {
+      logEntry("in", describe(m), m);
+      inner(m, extra);
+    };
+    bridge = b;
+    // Connect first, then load: the WindowProxy stays the same across the
+    // navigation, so the transport's source check keeps working.
+    f.src = src;
+  }
+
+  function sendOpenAI(msg: Json) {
+    iframe?.contentWindow?.postMessage(msg, sandboxOrigin);
+  }
+
+  // Host context controls update the running widget without a reload.
+  function contextChanged() {
+    applyLayout();
+    if (hostSel.value === "mcp") {
+      if (bridge && dev.initialized) {
+        bridge.setHostContext(hostContext());
+      }
+    } else {
+      const g = openaiGlobals();
+      const globals = { theme: g.theme, displayMode: g.displayMode, maxHeight: g.maxHeight, locale: g.locale, view: g.view };
+      logEntry("out", "openai:set_globals", globals);
+      sendOpenAI({ widgetd: "openai-set", globals });
+    }
+  }
+  for (const el of [themeSel, modeSel, localeIn, maxHIn]) el.addEventListener("change", contextChanged);
+  hostSel.addEventListener("change", () => {
+    const u = new URL(location.href);
+    u.searchParams.set("host", hostSel.value);
+    history.replaceState(null, "", u);
+    mount();
+  });
+  $("reload")!.addEventListener("click", () => mount());
+  $("apply")!.addEventListener("click", () => mount());
+  $("clear-log")!.addEventListener("click", () => {
+    dev.log.length = 0;
+    $("log")!.textContent = "";
+  });
+
+  // ChatGPT window.openai calls, CSP violations and errors from the frame.
+  window.addEventListener("message", async (e) => {
+    if (!iframe || e.source !== iframe.contentWindow || e.origin !== sandboxOrigin) return;
+    const d = e.data;
+    if (!d || typeof d !== "object" || typeof d.widgetd !== "string") return;
+    if (d.widgetd === "csp") {
+      reportViolation(d);
+      return;
+    }
+    if (d.widgetd === "error") {
+      logEntry("err", "uncaught", d);
+      return;
+    }
+    if (d.widgetd !== "openai") return;
+    const method = String(d.method);
+    const args = d.args;
+    if (method === "height") {
+      setHeight(args);
+      return;
+    }
+    logEntry("in", "window.openai." + method, args);
+    const reply = (result: unknown, error?: string) => {
+      if (d.id === undefined) return;
+      logEntry("out", `reply ${method}`, error ? { error } : result);
+      sendOpenAI({ widgetd: "openai-reply", id: d.id, result, error });
+    };
+    try {
+      switch (method) {
+        case "callTool":
+          reply(await answerCall(args?.name, args?.args));
+          break;
+        case "requestDisplayMode": {
+          const m = args?.mode;
+          if (m === "inline" || m === "pip" || m === "fullscreen") {
+            modeSel.value = m;
+            contextChanged();
+          }
+          reply({ mode: modeSel.value });
+          break;
+        }
+        case "notifyIntrinsicHeight":
+          setHeight(typeof args === "number" ? args : args?.height);
+          break;
+        case "uploadFile":
+          reply({ fileId: "file_dev_1", fileName: args?.name, mimeType: args?.type });
+          break;
+        case "getFileDownloadUrl":
+          reply({ downloadUrl: "about:blank#" + encodeURIComponent(String(args?.fileId)) });
+          break;
+        default:
+          reply(null);
+      }
+    } catch (err) {
+      reply(undefined, (err as Error).message);
+    }
+  });
+
+  async function reportViolation(v: any) {
+    const body = {
+      widget: name,
+      host: hostSel.value,
+      directive: String(v.directive || ""),
+      blockedURI: String(v.blockedURI || ""),
+      sourceFile: String(v.sourceFile || ""),
+      line: Number(v.line) || 0,
+      column: Number(v.column) || 0,
+      sample: String(v.sample || ""),
+    };
+    logEntry("err", "CSP violation", body);
+    let advice: any = { ...body, message: `${body.directive} blocked ${body.blockedURI}` };
+    try {
+      const r = await fetch(cfg.base + "/_widgetd/csp-report", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      if (r.ok) advice = await r.json();
+    } catch {
+      /* show the raw violation */
+    }
+    const key = `${advice.directive}|${advice.origin || advice.blockedURI}`;
+    if (dev.violations.some((x) => `${x.directive}|${x.origin || x.blockedURI}` === key)) return;
+    dev.violations.push(advice);
+    const li = document.createElement("li");
+    li.className = "violation";
+    const strong = document.createElement("strong");
+    strong.textContent = advice.blockedURI;
+    const msg = document.createElement("div");
+    msg.textContent = advice.message;
+    li.append(strong, msg);
+    if (advice.field) {
+      const fix = document.createElement("code");
+      fix.className = "fix";
+      fix.textContent = `${advice.configFile}: ${advice.field} += "${advice.origin}"`;
+      li.append(fix);
+    }
+    $("violations")!.append(li);
+  }
+
+  connectEvents((ev) => {
+    if (!ev.ok || !ev.widgets) return;
+    const w = ev.widgets.find((x) => x.name === name) || null;
+    if (!w) {
+      widget = null;
+      unmount();
+      setStatus(`widget "${name}" is not in the current build`, true);
+      return;
+    }
+    const first = widget === null;
+    widget = w;
+    seed(w.sample);
+    if (first || w.hash !== dev.mountedHash) {
+      if (!first) {
+        dev.violations.length = 0;
+        $("violations")!.textContent = "";
+        logEntry("host", "reload", { hash: w.hash, build: ev.seq });
+      }
+      mount();
+    }
+  });
+}
+
+if (document.body.dataset.page === "preview" && cfg.widget) {
+  previewPage(cfg.widget);
+} else {
+  indexPage();
+}

@@ -1,0 +1,136 @@
+package devserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// reporterScript runs first in every widget document served by the sandbox
+// origin (dev only). It forwards securitypolicyviolation events and
+// uncaught errors to the preview page with postMessage: the widget's CSP is
+// untouched (inline scripts are allowed by the spec CSP), and posting needs
+// no connect-src. Messages carry no "jsonrpc" key, so the ext-apps
+// PostMessageTransport ignores them.
+const reporterScript = `<script>(function(){var P=window.parent;function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
+	`addEventListener("securitypolicyviolation",function(e){s({widgetd:"csp",directive:e.effectiveDirective||e.violatedDirective,blockedURI:e.blockedURI,sourceFile:e.sourceFile,line:e.lineNumber,column:e.columnNumber,sample:e.sample||"",disposition:e.disposition})});` +
+	`addEventListener("error",function(e){if(e.message)s({widgetd:"error",message:String(e.message),file:e.filename,line:e.lineno,column:e.colno})});` +
+	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});})();</script>`
+
+// openaiScript installs window.openai (chatgpt-apps.md §1) in the widget
+// frame when the preview runs as the ChatGPT host. The initial globals come
+// from the URL fragment (never sent to a server); method calls and global
+// updates travel by postMessage to and from the preview page, which logs and
+// answers them. It also reports the document height, as ChatGPT's runtime
+// sizes its iframe to the content.
+const openaiScript = `<script>(function(){var P=window.parent,pend={},seq=0,g={};` +
+	`try{if(location.hash.length>1)g=JSON.parse(decodeURIComponent(location.hash.slice(1)))}catch(e){}` +
+	`function call(m,a){return new Promise(function(res,rej){var id=++seq;pend[id]={res:res,rej:rej};P.postMessage({widgetd:"openai",id:id,method:m,args:a===undefined?null:a},"*")})}` +
+	`function fire(m,a){P.postMessage({widgetd:"openai",method:m,args:a===undefined?null:a},"*")}` +
+	`var o={toolInput:{},toolOutput:null,toolResponseMetadata:null,widgetState:null,theme:"light",displayMode:"inline",maxHeight:600,` +
+	`safeArea:{insets:{top:0,bottom:0,left:0,right:0}},view:{mode:"inline"},userAgent:{device:{type:"desktop"},capabilities:{hover:true,touch:false}},locale:"en-US"};` +
+	`for(var k in g)o[k]=g[k];` +
+	`function set(gl){for(var k in gl)o[k]=gl[k];dispatchEvent(new CustomEvent("openai:set_globals",{detail:{globals:gl}}))}` +
+	`addEventListener("message",function(e){if(e.source!==P)return;var d=e.data;if(!d||typeof d!=="object")return;` +
+	`if(d.widgetd==="openai-reply"&&pend[d.id]){var p=pend[d.id];delete pend[d.id];if(d.error)p.rej(new Error(d.error));else p.res(d.result)}` +
+	`else if(d.widgetd==="openai-set")set(d.globals||{})});` +
+	`o.callTool=function(n,a){return call("callTool",{name:n,args:a||{}})};` +
+	`o.sendFollowUpMessage=function(a){return call("sendFollowUpMessage",a).then(function(){})};` +
+	`o.openExternal=function(a){fire("openExternal",a)};` +
+	`o.requestDisplayMode=function(a){return call("requestDisplayMode",a)};` +
+	`o.requestModal=function(a){return call("requestModal",a||{}).then(function(){})};` +
+	`o.requestClose=function(){fire("requestClose")};` +
+	`o.notifyIntrinsicHeight=function(h){fire("notifyIntrinsicHeight",h)};` +
+	`o.setWidgetState=function(s){o.widgetState=s;return call("setWidgetState",s).then(function(){})};` +
+	`o.uploadFile=function(f,opt){return call("uploadFile",{name:f&&f.name,type:f&&f.type,size:f&&f.size,options:opt||null})};` +
+	`o.getFileDownloadUrl=function(a){return call("getFileDownloadUrl",a)};` +
+	`o.setOpenInAppUrl=function(a){return call("setOpenInAppUrl",a).then(function(){})};` +
+	`window.openai=o;` +
+	`var last=0;function h(){var v=Math.ceil(document.documentElement.getBoundingClientRect().height);if(v!==last){last=v;fire("height",v)}}` +
+	`function start(){h();if(window.ResizeObserver)new ResizeObserver(h).observe(document.documentElement)}` +
+	`if(document.readyState==="loading")addEventListener("DOMContentLoaded",start);else start()})();</script>`
+
+// injectScripts puts scripts at the very start of the document (after the
+// doctype), so they run before any widget code. Minified documents may have
+// no <head> tag; a script before the first element lands in the implied head.
+func injectScripts(doc []byte, scripts ...string) []byte {
+	var ins []byte
+	for _, s := range scripts {
+		ins = append(ins, s...)
+	}
+	at := 0
+	lower := bytes.ToLower(doc[:min(len(doc), 4096)])
+	if i := bytes.Index(lower, []byte("<head")); i >= 0 {
+		if j := bytes.IndexByte(lower[i:], '>'); j >= 0 {
+			at = i + j + 1
+		}
+	} else if i := bytes.Index(lower, []byte("<!doctype")); i >= 0 {
+		if j := bytes.IndexByte(lower[i:], '>'); j >= 0 {
+			at = i + j + 1
+		}
+	}
+	out := make([]byte, 0, len(doc)+len(ins))
+	out = append(out, doc[:at]...)
+	out = append(out, ins...)
+	return append(out, doc[at:]...)
+}
+
+// SampleFile is the optional per-widget file with the data the preview
+// starts with. It is read by `widgetd dev` only; builds ignore it.
+const SampleFile = "preview.json"
+
+// errNoSample means the widget has no preview.json.
+var errNoSample = errors.New("no preview.json")
+
+// sampleKeys are the fields of preview.json.
+var sampleKeys = map[string]bool{"toolName": true, "toolInput": true, "toolOutput": true, "toolResultMeta": true, "callToolResponse": true}
+
+// readSample reads and checks a widget's preview.json: a JSON object with
+// toolName (string), toolInput, toolOutput (structuredContent),
+// toolResultMeta (the result _meta) and callToolResponse (a CallToolResult).
+func readSample(dir string) (json.RawMessage, error) {
+	file := filepath.Join(dir, SampleFile)
+	data, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, errNoSample
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", relPath(file), err)
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a JSON object: %w", relPath(file), err)
+	}
+	for k, v := range m {
+		if !sampleKeys[k] {
+			return nil, fmt.Errorf("%s: unknown key %q (known: toolName, toolInput, toolOutput, toolResultMeta, callToolResponse)", relPath(file), k)
+		}
+		if k == "toolName" {
+			var s string
+			if json.Unmarshal(v, &s) != nil {
+				return nil, fmt.Errorf("%s: toolName must be a string", relPath(file))
+			}
+			continue
+		}
+		var obj map[string]any
+		if json.Unmarshal(v, &obj) != nil {
+			return nil, fmt.Errorf("%s: %s must be a JSON object", relPath(file), k)
+		}
+	}
+	return json.RawMessage(data), nil
+}
+
+// relPath shows p relative to the working directory when it is below it.
+func relPath(p string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(wd, p); err == nil && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
+		return rel
+	}
+	return p
+}

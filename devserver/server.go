@@ -1,0 +1,295 @@
+package devserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/widgetd/widgetd/bundler"
+)
+
+// DefaultAddr is the preview listener address of `widgetd dev`.
+const DefaultAddr = "127.0.0.1:5173"
+
+// Options configures a Server.
+type Options struct {
+	// Root is the project root holding widgetd.json; default the working directory.
+	Root string
+	// WidgetsDir holds one folder per widget; default the project's setting.
+	WidgetsDir string
+	// Addr is the preview listener (pages, live-reload events, built files);
+	// default DefaultAddr. Port 0 picks a free port.
+	Addr string
+	// SandboxAddr is the listener of the sandbox origin that serves widget
+	// documents under their CSP. Default: Addr's host with the next port
+	// (a free port when Addr's port is 0 or the next one is taken).
+	SandboxAddr string
+	// PublicURL is the URL the preview origin is reached at through a tunnel
+	// or reverse proxy (e.g. https://abc.trycloudflare.com). Set, widgets are
+	// built in external mode with their JS/CSS loaded from it, so a remote
+	// host such as ChatGPT can load them.
+	PublicURL string
+	// SandboxURL is the URL the sandbox origin is reached at when it is
+	// proxied too; default http://<SandboxAddr>.
+	SandboxURL string
+	// MCPURL, when set, is a Streamable HTTP MCP server that the widgets'
+	// tools/call requests are forwarded to (with the official Go SDK client).
+	MCPURL string
+	// Log receives the terminal output: rebuilds, build errors, CSP
+	// violations. Default os.Stderr.
+	Log io.Writer
+	// PollInterval is the watcher's poll period; default DefaultPollInterval.
+	PollInterval time.Duration
+}
+
+// Server is a running `widgetd dev`: two listeners, one Builder, the latest
+// build in memory and the open live-reload streams.
+type Server struct {
+	opts          Options
+	log           *syncWriter
+	builder       *bundler.Builder
+	watch         *watcher
+	previewLn     net.Listener
+	sandboxLn     net.Listener
+	previewOrigin string // http://host:port of the preview listener
+	sandboxURL    string // where the preview page points the widget iframe
+	widgetsDir    string
+	mcp           *forwarder
+
+	mu    sync.RWMutex
+	state *BuildEvent
+	out   *bundler.Output
+
+	hub hub
+
+	reportedMu sync.Mutex
+	reported   map[string]bool // CSP violations already printed, per build
+}
+
+// syncWriter serialises writes to the terminal from several goroutines.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+func (s *syncWriter) printf(format string, args ...any) {
+	fmt.Fprintf(s, format, args...)
+}
+
+// New opens both listeners and prepares the Builder; nothing is built until
+// Run. The preview origin is added to every widget's CSP (resourceDomains
+// and connectDomains) for this dev build only, so a widget may reach the dev
+// server; `widgetd build` output never carries it.
+func New(opts Options) (*Server, error) {
+	if opts.Addr == "" {
+		opts.Addr = DefaultAddr
+	}
+	if opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	if opts.PollInterval <= 0 {
+		opts.PollInterval = DefaultPollInterval
+	}
+	if opts.PublicURL != "" {
+		pu, err := bundler.NormalizePublicURL(opts.PublicURL)
+		if err != nil {
+			return nil, fmt.Errorf("--public-url: %w", err)
+		}
+		opts.PublicURL = pu
+	}
+	if opts.MCPURL != "" {
+		if u, err := url.Parse(opts.MCPURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("--mcp %q must be an http(s) URL of a Streamable HTTP MCP endpoint", opts.MCPURL)
+		}
+	}
+	s := &Server{opts: opts, log: &syncWriter{w: opts.Log}, reported: map[string]bool{}}
+	var err error
+	if s.previewLn, err = net.Listen("tcp", opts.Addr); err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
+	}
+	if s.sandboxLn, err = listenSandbox(opts.SandboxAddr, s.previewLn.Addr().(*net.TCPAddr), opts.Addr); err != nil {
+		s.previewLn.Close()
+		return nil, err
+	}
+	s.previewOrigin = "http://" + originHost(s.previewLn.Addr().(*net.TCPAddr), opts.Addr)
+	s.sandboxURL = "http://" + originHost(s.sandboxLn.Addr().(*net.TCPAddr), opts.Addr)
+	if opts.SandboxURL != "" {
+		su, err := bundler.NormalizePublicURL(opts.SandboxURL)
+		if err != nil {
+			s.closeListeners()
+			return nil, fmt.Errorf("--sandbox-url: %w", err)
+		}
+		s.sandboxURL = su
+	}
+	s.builder, err = bundler.New(bundler.Options{
+		Root:       opts.Root,
+		WidgetsDir: opts.WidgetsDir,
+		PublicURL:  opts.PublicURL,
+		NoCompress: true,
+		DevOrigin:  s.previewOrigin,
+	})
+	if err != nil {
+		s.closeListeners()
+		return nil, fmt.Errorf("dev server: %w", err)
+	}
+	s.widgetsDir = s.builder.WidgetsDir()
+	root := opts.Root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: []string{filepath.Join(root, bundler.ProjectConfigFile)}}
+	if opts.MCPURL != "" {
+		s.mcp = &forwarder{url: opts.MCPURL}
+	}
+	return s, nil
+}
+
+// listenSandbox opens the sandbox-origin listener: addr when given, else the
+// preview host with the next port, else a free port on the preview host.
+func listenSandbox(addr string, preview *net.TCPAddr, previewAddr string) (net.Listener, error) {
+	if addr != "" {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("listen on sandbox address %s: %w", addr, err)
+		}
+		return ln, nil
+	}
+	host, _, err := net.SplitHostPort(previewAddr)
+	if err != nil {
+		host = preview.IP.String()
+	}
+	_, port, _ := net.SplitHostPort(previewAddr)
+	if port != "0" && preview.Port < 65535 {
+		if ln, err := net.Listen("tcp", net.JoinHostPort(host, strconv.Itoa(preview.Port+1))); err == nil {
+			return ln, nil
+		}
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		return nil, fmt.Errorf("listen for the sandbox origin: %w", err)
+	}
+	return ln, nil
+}
+
+// originHost is host:port for URLs of a listener: the configured host name
+// (so "localhost" stays "localhost") with the port actually bound, and
+// 127.0.0.1 for wildcard binds.
+func originHost(a *net.TCPAddr, configured string) string {
+	host, _, err := net.SplitHostPort(configured)
+	if err != nil || host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+		if a.IP.To4() == nil && !a.IP.IsUnspecified() {
+			host = a.IP.String()
+		}
+	}
+	return net.JoinHostPort(host, strconv.Itoa(a.Port))
+}
+
+func (s *Server) closeListeners() {
+	if s.previewLn != nil {
+		s.previewLn.Close()
+	}
+	if s.sandboxLn != nil {
+		s.sandboxLn.Close()
+	}
+}
+
+// PreviewURL is the local URL of the preview index page.
+func (s *Server) PreviewURL() string { return s.previewOrigin + "/" }
+
+// SandboxURL is the URL the widget iframes are loaded from.
+func (s *Server) SandboxURL() string { return s.sandboxURL }
+
+// Run builds once, then watches, rebuilds and serves until ctx is done. It
+// always returns a non-nil error: ctx's error after a clean shutdown.
+func (s *Server) Run(ctx context.Context) error {
+	defer s.builder.Close()
+	defer s.mcp.close()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	prev := s.watch.scan()
+	s.rebuild(ctx, nil)
+
+	preview := &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
+	sandbox := &http.Server{Handler: s.sandboxHandler(), ReadHeaderTimeout: 10 * time.Second}
+	errc := make(chan error, 2)
+	go func() { errc <- preview.Serve(s.previewLn) }()
+	go func() { errc <- sandbox.Serve(s.sandboxLn) }()
+	s.log.printf("widgetd dev: preview at %s (widgets served from %s)\n", s.PreviewURL(), s.sandboxURL)
+	if s.opts.PublicURL != "" {
+		s.log.printf("widgetd dev: public URL %s (built files and manifest.json served under it)\n", s.opts.PublicURL)
+	}
+	if s.mcp != nil {
+		s.log.printf("widgetd dev: forwarding widget tools/call to %s\n", s.opts.MCPURL)
+	}
+
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.watch.watch(ctx, s.opts.PollInterval, prev, func(paths []string) { s.rebuild(ctx, paths) })
+	}()
+
+	var err error
+	select {
+	case <-ctx.Done():
+		err = ctx.Err()
+	case err = <-errc:
+		err = fmt.Errorf("dev server: %w", err)
+	}
+	cancel()
+	s.hub.closeAll()
+	shut, cancelShut := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancelShut()
+	_ = preview.Shutdown(shut)
+	_ = sandbox.Shutdown(shut)
+	<-done
+	if errors.Is(err, http.ErrServerClosed) {
+		err = context.Canceled
+	}
+	return err
+}
+
+// Subscribe returns a channel that receives every build event from now on
+// (buffered; a slow reader misses intermediate events, never the channel's
+// close) and a function that unsubscribes. It is how tests and the devloop
+// benchmark observe rebuilds.
+func (s *Server) Subscribe() (<-chan *BuildEvent, func()) {
+	ch := make(chan *BuildEvent, 16)
+	s.hub.mu.Lock()
+	if s.hub.events == nil {
+		s.hub.events = map[chan *BuildEvent]struct{}{}
+	}
+	s.hub.events[ch] = struct{}{}
+	s.hub.mu.Unlock()
+	return ch, func() {
+		s.hub.mu.Lock()
+		defer s.hub.mu.Unlock()
+		if _, ok := s.hub.events[ch]; ok {
+			delete(s.hub.events, ch)
+			close(ch)
+		}
+	}
+}
+
+// State returns the latest build event (nil before the first build ends).
+func (s *Server) State() *BuildEvent {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.state
+}
