@@ -281,8 +281,10 @@ func ParseHeader(h string) (*Policy, error) {
 			}
 		}
 	}
-	for name := range byName {
-		return nil, fmt.Errorf("csp: directive %q is not part of the spec construction", name)
+	for _, d := range ds {
+		if _, extra := byName[d.Name]; extra {
+			return nil, fmt.Errorf("csp: directive %q is not part of the spec construction", d.Name)
+		}
 	}
 	return New(got)
 }
@@ -305,6 +307,9 @@ next:
 			}
 		}
 		if sd.fallback != "" && strings.EqualFold(s, sd.fallback) {
+			if fallback {
+				return nil, fmt.Errorf("csp: %s lists %s twice", sd.name, sd.fallback)
+			}
 			fallback = true
 			continue
 		}

@@ -187,6 +187,7 @@ func TestParseHeaderRejects(t *testing.T) {
 		{"star", strings.Replace(base, "connect-src 'self'", "connect-src 'self' *", 1), "bare *"},
 		{"resource mismatch", strings.Replace(base, "font-src 'self' https://cdn.example.com", "font-src 'self'", 1), "script-src and font-src list different origins"},
 		{"frame mixes none", strings.Replace(base, "frame-src 'none'", "frame-src 'none' https://a.com", 1), "mixes 'none' with origins"},
+		{"frame none twice", strings.Replace(base, "frame-src 'none'", "frame-src 'none' 'none'", 1), "lists 'none' twice"},
 		{"frame empty", strings.Replace(base, "frame-src 'none'", "frame-src", 1), "has no sources"},
 		{"object-src origin", strings.Replace(base, "object-src 'none'", "object-src 'none' https://a.com", 1), "unexpected source"},
 		{"object-src missing none", strings.Replace(base, "object-src 'none'", "object-src", 1), "lacks 'none'"},

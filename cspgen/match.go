@@ -81,7 +81,8 @@ func ParseDirective(name string) (Directive, bool) {
 //
 // 'self' is treated as matching nothing: a widget's own origin is a host
 // sandbox it does not control, so relative URLs and anything not declared are
-// reported as blocked. Unparsable URLs are blocked too.
+// reported as blocked. Unparsable URLs are blocked too, and hosts are
+// compared as written: a Unicode host is not converted to punycode.
 func (p *Policy) Allows(d Directive, rawURL string) bool {
 	if !d.valid() {
 		return false

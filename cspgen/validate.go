@@ -296,6 +296,9 @@ func normaliseHost(host string) (string, string) {
 			return "", fmt.Sprintf("host %q is not ASCII; write internationalised domain names in punycode (bücher.example is xn--bcher-kva.example)", host)
 		}
 	}
+	if host == "" {
+		return "", "missing host before the port; write an origin such as " + exampleOrigin
+	}
 	host = strings.ToLower(host)
 	if host[0] == '[' {
 		if host != "[::1]" {

@@ -122,6 +122,7 @@ func TestNewRejects(t *testing.T) {
 		{"long label", FieldResource, []string{"https://" + strings.Repeat("a", 64) + ".com"}, 0, "longer than 63"},
 		{"long host", FieldResource, []string{"https://" + strings.Repeat(strings.Repeat("a", 60)+".", 5) + "com"}, 0, "longer than 253"},
 		{"missing host", FieldResource, []string{"https://"}, 0, "missing host"},
+		{"missing host port", FieldResource, []string{"https://:443"}, 0, "missing host before the port"},
 		{"missing host path", FieldResource, []string{"https:///x"}, 0, "missing host"},
 		{"bad ipv4", FieldConnect, []string{"https://256.1.1.1"}, 0, "not a valid IPv4"},
 		{"short ipv4", FieldConnect, []string{"http://127.1"}, 0, "not a valid IPv4"},
