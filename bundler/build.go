@@ -177,6 +177,8 @@ type Result struct {
 	// Compressed and Reused count encodings made and taken from the cache.
 	Compressed int `json:"compressed"`
 	Reused     int `json:"reused"`
+	// Bridge is the size of the injected client bridge, when measured.
+	Bridge *BridgeSize `json:"bridge,omitempty"`
 }
 
 // WidgetSummary lists one widget's URI and the files it loads.
@@ -201,7 +203,16 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer b.Close()
-	return b.Build(ctx)
+	res, err := b.Build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	size, err := b.MeasureBridge()
+	if err != nil {
+		return nil, err
+	}
+	res.Bridge = &size
+	return res, nil
 }
 
 // Output is an assembled build held in memory: the manifest of the current

@@ -387,3 +387,25 @@ func TestAssembleInMemory(t *testing.T) {
 		t.Errorf("metafile missing")
 	}
 }
+
+// TestReactHooksResolveFromWidget checks that widgetd/react finds react in the
+// widget's own node_modules (no node_modules in the widgets folder).
+func TestReactHooksResolveFromWidget(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"widgets/r/widget.json": `{}`,
+		"widgets/r/index.tsx":   "import { useToolOutput } from \"widgetd/react\";\nexport const marker = typeof useToolOutput;\nconsole.log(marker);\n",
+		"widgets/r/node_modules/react/package.json": `{"name": "react", "main": "index.js"}`,
+		"widgets/r/node_modules/react/index.js": "exports.useState = function(v){return [v, function(){}]}; exports.useEffect = function(){}; " +
+			"exports.useCallback = function(f){return f}; exports.useMemo = function(f){return f()}; exports.useRef = function(v){return {current:v}}; " +
+			"exports.useSyncExternalStore = function(s, g){return g()}; exports.marker = 'WIDGET-LOCAL-REACT';",
+	})
+	res := mustBuild(t, Options{Root: root, NoCompress: true})
+	doc, err := os.ReadFile(filepath.Join(res.OutDir, res.Manifest.Widgets[0].HTML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(doc, []byte("WIDGET-LOCAL-REACT")) {
+		t.Errorf("the widget's own react was not bundled")
+	}
+}

@@ -20,6 +20,9 @@ import (
 const (
 	entryNamespace  = "widgetd-entry"
 	bridgeNamespace = "widgetd-bridge"
+	// resolveDirMark separates a bridge module's path from the folder its
+	// bare imports resolve from.
+	resolveDirMark = "?resolve-dir="
 	// outBase is the (never written) esbuild output folder below the project
 	// root; output paths are taken relative to it.
 	outBase = ".widgetd-out"
@@ -142,14 +145,16 @@ func (b *Builder) plugin() api.Plugin {
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			p := bridge.Entry
 			if a.Path == bridge.ReactModuleName {
-				p = bridge.ReactEntry
+				// The hooks import react: resolve it from the importing
+				// widget's folder, so each widget gets its own React.
+				return api.OnResolveResult{Path: bridge.ReactEntry + resolveDirMark + a.ResolveDir, Namespace: bridgeNamespace}, nil
 			}
-			return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil
+			return api.OnResolveResult{Path: bridge.Entry, Namespace: bridgeNamespace}, nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: `^\.\.?/`, Namespace: bridgeNamespace}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			p := path.Join(path.Dir(a.Importer), a.Path)
+			importer, _, _ := strings.Cut(a.Importer, resolveDirMark)
+			p := path.Join(path.Dir(importer), a.Path)
 			for _, cand := range []string{p, p + ".ts", p + ".tsx", p + "/index.ts"} {
 				if st, err := fs.Stat(bridge.Source, cand); err == nil && !st.IsDir() {
 					return api.OnResolveResult{Path: cand, Namespace: bridgeNamespace}, nil
@@ -158,7 +163,11 @@ func (b *Builder) plugin() api.Plugin {
 			return api.OnResolveResult{}, fmt.Errorf("bridge module %q not found", p)
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: bridgeNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			data, err := fs.ReadFile(bridge.Source, a.Path)
+			file, resolveDir, ok := strings.Cut(a.Path, resolveDirMark)
+			if !ok {
+				resolveDir = b.widgetsDir
+			}
+			data, err := fs.ReadFile(bridge.Source, file)
 			if err != nil {
 				return api.OnLoadResult{}, err
 			}
@@ -167,9 +176,7 @@ func (b *Builder) plugin() api.Plugin {
 			if strings.HasSuffix(a.Path, ".tsx") {
 				loader = api.LoaderTSX
 			}
-			// Bare imports inside the bridge (react for widgetd/react)
-			// resolve from the widgets folder upward.
-			return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: b.widgetsDir}, nil
+			return api.OnLoadResult{Contents: &src, Loader: loader, ResolveDir: resolveDir}, nil
 		})
 	}}
 }
@@ -293,6 +300,7 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 	if m.Location != nil {
 		file := m.Location.File
 		if ns := m.Location.Namespace; ns == bridgeNamespace {
+			file, _, _ = strings.Cut(file, resolveDirMark)
 			file = "widgetd bridge: " + file
 		} else if ns == entryNamespace {
 			if w := b.widgetByName(file); w != nil {

@@ -111,6 +111,9 @@ func printSummary(w io.Writer, res *bundler.Result) {
 		}
 		tw.Flush()
 	}
+	if b := res.Bridge; b != nil {
+		fmt.Fprintf(w, "\nclient bridge (in every widget): %s │ br %s │ gzip %s\n", kb(int64(b.Raw)), kb(int64(b.Brotli)), kb(int64(b.Gzip)))
+	}
 	fmt.Fprintf(w, "\n%d widget(s) built in %s (%d encodings compressed, %d reused)\n",
 		len(res.Widgets), res.Duration.Round(1e6), res.Compressed, res.Reused)
 }

@@ -1,0 +1,45 @@
+package bundler
+
+import (
+	"fmt"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// BridgeSize is the weight the injected client bridge adds to every widget,
+// minified as a widget build minifies it.
+type BridgeSize struct {
+	Raw    int `json:"raw"`
+	Gzip   int `json:"gzip"`
+	Brotli int `json:"brotli"`
+}
+
+// MeasureBridge compiles the core bridge (the "widgetd" module) on its own,
+// with the build's targets and minification, and returns its sizes.
+func (b *Builder) MeasureBridge() (BridgeSize, error) {
+	opts := b.esbuildOptions()
+	opts.EntryPointsAdvanced = nil
+	opts.Stdin = &api.StdinOptions{Contents: `import "widgetd";`, ResolveDir: b.widgetsDir, Loader: api.LoaderJS, Sourcefile: "bridge-size.js"}
+	opts.Metafile = false
+	r := api.Build(opts)
+	if len(r.Errors) > 0 {
+		return BridgeSize{}, fmt.Errorf("compile bridge: %s", r.Errors[0].Text)
+	}
+	var js []byte
+	for _, f := range r.OutputFiles {
+		js = append(js, f.Contents...)
+	}
+	s := BridgeSize{Raw: len(js)}
+	for _, enc := range encodingOrder {
+		out, err := encode(enc, js)
+		if err != nil {
+			return s, err
+		}
+		if enc == "br" {
+			s.Brotli = len(out)
+		} else {
+			s.Gzip = len(out)
+		}
+	}
+	return s, nil
+}
