@@ -393,8 +393,8 @@ func TestAssembleInMemory(t *testing.T) {
 func TestReactHooksResolveFromWidget(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
-		"widgets/r/widget.json": `{}`,
-		"widgets/r/index.tsx":   "import { useToolOutput } from \"widgetd/react\";\nexport const marker = typeof useToolOutput;\nconsole.log(marker);\n",
+		"widgets/r/widget.json":                     `{}`,
+		"widgets/r/index.tsx":                       "import { useToolOutput } from \"widgetd/react\";\nexport const marker = typeof useToolOutput;\nconsole.log(marker);\n",
 		"widgets/r/node_modules/react/package.json": `{"name": "react", "main": "index.js"}`,
 		"widgets/r/node_modules/react/index.js": "exports.useState = function(v){return [v, function(){}]}; exports.useEffect = function(){}; " +
 			"exports.useCallback = function(f){return f}; exports.useMemo = function(f){return f()}; exports.useRef = function(v){return {current:v}}; " +
