@@ -223,8 +223,6 @@ func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	prev := s.watch.scan()
-	s.rebuild(ctx, nil)
 
 	preview := &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	sandbox := &http.Server{Handler: s.sandboxHandler(), ReadHeaderTimeout: 10 * time.Second}
@@ -238,6 +236,10 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.mcp != nil {
 		s.log.printf("widgetd dev: forwarding widget tools/call to %s\n", s.opts.MCPURL)
 	}
+	// The listeners are bound, so early requests wait for the first build
+	// rather than fail.
+	prev := s.watch.scan()
+	s.rebuild(ctx, nil)
 
 	done := make(chan struct{})
 	go func() {
