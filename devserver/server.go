@@ -223,7 +223,6 @@ func (s *Server) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-
 	preview := &http.Server{Handler: s.previewHandler(), ReadHeaderTimeout: 10 * time.Second, BaseContext: func(net.Listener) context.Context { return ctx }}
 	sandbox := &http.Server{Handler: s.sandboxHandler(), ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 2)
