@@ -272,15 +272,21 @@ func elementRefs(res *ScanResult, tag string, attrs []attr) {
 	}
 }
 
-// scriptHazards flags byte sequences that change how the HTML parser reads
-// an inline script: "<!--" (script data escaped state; with a later
-// "<script" it swallows the real end tag) and "<script" inside it.
+// scriptHazards flags "<!--" in an inline script: it switches the HTML
+// parser into the script-data-escaped state, and a "<script" after it into
+// the double-escaped state where the real </script> no longer ends the
+// element. A lone "<script" is harmless and not flagged.
 func scriptHazards(res *ScanResult, body []byte, base int) {
 	lower := bytes.ToLower(body)
-	if i := bytes.Index(lower, []byte("<!--")); i >= 0 {
-		res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: `inline script contains "<!--", which switches the HTML parser into the script-data-escaped state; with a "<script" after it the real </script> no longer ends the element`})
+	i := bytes.Index(lower, []byte("<!--"))
+	if i < 0 {
+		return
 	}
-	if i := bytes.Index(lower, []byte("<script")); i >= 0 {
-		res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: `inline script contains "<script", which after a "<!--" makes the HTML parser skip the real </script>`})
+	msg := `inline script contains "<!--", which switches the HTML parser into the script-data-escaped state`
+	if bytes.Contains(lower[i:], []byte("<script")) {
+		msg += `; the "<script" after it makes the parser skip the real </script>, swallowing the rest of the document`
+	} else {
+		msg += `; one "<script" added later (a dependency update is enough) swallows the rest of the document`
 	}
+	res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: msg})
 }

@@ -1,0 +1,79 @@
+package check
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
+)
+
+// LoadDist reads a dist/ folder: the manifest and the files of the current
+// build's widgets. It first loads it the way a server would (assets.Load,
+// which verifies every file's size and SHA-256), so a damaged dist/ is an
+// error rather than a list of confusing findings.
+func LoadDist(dir string) (*Input, error) {
+	fsys := os.DirFS(dir)
+	if _, err := assets.Load(fsys); err != nil {
+		return nil, fmt.Errorf("dist %s: %w", dir, err)
+	}
+	data, err := fs.ReadFile(fsys, assets.ManifestFile)
+	if err != nil {
+		return nil, fmt.Errorf("dist %s: %w", dir, err)
+	}
+	var m assets.Manifest
+	if err := json.Unmarshal(data, &m); err != nil {
+		return nil, fmt.Errorf("dist %s: %s: %w", dir, assets.ManifestFile, err)
+	}
+	in := &Input{Manifest: &m, Files: map[string][]byte{}}
+	for _, w := range m.Widgets {
+		for _, p := range append([]string{w.HTML}, w.Files...) {
+			if _, ok := in.Files[p]; ok || !fs.ValidPath(p) {
+				continue
+			}
+			b, err := fs.ReadFile(fsys, p)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue // reported as build-file-missing
+			}
+			if err != nil {
+				return nil, fmt.Errorf("dist %s: widget %q: %w", dir, w.Name, err)
+			}
+			in.Files[p] = b
+		}
+	}
+	return in, nil
+}
+
+// FromSources assembles the project described by opts in memory (nothing is
+// written; dist/ is left alone) and returns it for checking. Bundler errors
+// come back as returned by the bundler (see bundler.AsDiagnostics).
+func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
+	b, err := bundler.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	out, err := b.Assemble(ctx)
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}}
+	wd, _ := os.Getwd()
+	for _, w := range out.Manifest.Widgets {
+		dir := filepath.Join(b.WidgetsDir(), w.Name)
+		if rel, err := filepath.Rel(wd, dir); err == nil && wd != "" && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
+			dir = rel
+		}
+		in.ConfigDir[w.Name] = path.Clean(filepath.ToSlash(dir))
+	}
+	// TODO(bundler): when bundler.Output carries the esbuild metafile, set
+	// in.Metafile and in.Root (the project root) here so js-eval names the
+	// module that brought eval in.
+	return in, nil
+}
