@@ -1,0 +1,61 @@
+package gosdk_test
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/gosdk"
+)
+
+// TestInMemory registers a dist on a server and reads alias and retained URIs
+// through the SDK's in-memory transport; the example server's tests cover
+// streamable HTTP.
+func TestInMemory(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	reg, err := assets.Load(os.DirFS(d.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Capabilities: gosdk.AddExtension(nil)})
+	gosdk.AddResources(s, reg, nil)
+	tool := &mcp.Tool{Name: "counter", Meta: mcp.Meta{"mine": 1}}
+	if err := gosdk.AttachWidget(tool, reg, "counter", assets.ToolOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if tool.Meta["mine"] != 1 || tool.Meta["ui/resourceUri"] != d.Manifest.Widgets[1].Profiles[0].URI {
+		t.Errorf("AttachWidget lost or missed keys: %v", tool.Meta)
+	}
+	if err := gosdk.AttachWidget(tool, reg, "nope", assets.ToolOptions{}); err == nil {
+		t.Error("AttachWidget accepted an unknown widget")
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if cs.InitializeResult().Capabilities.Extensions[assets.ExtensionID] == nil {
+		t.Error("extension not advertised")
+	}
+	for _, uri := range append([]string{"ui://widget/chart.html", "ui://widget/counter.skybridge.html"}, d.OldURIs...) {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			t.Errorf("read %s: %v", uri, err)
+			continue
+		}
+		if res.Contents[0].URI != uri || res.Contents[0].Text == "" {
+			t.Errorf("read %s: %+v", uri, res.Contents[0])
+		}
+	}
+}
