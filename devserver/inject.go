@@ -100,24 +100,32 @@ func readSample(dir string) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", relPath(file), err)
 	}
+	return parseSample(relPath(file), data)
+}
+
+// parseSample validates the contents of a preview.json named file.
+func parseSample(file string, data []byte) (json.RawMessage, error) {
 	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a JSON object: %w", relPath(file), err)
+	if err := json.Unmarshal(data, &m); err != nil || m == nil {
+		if err == nil {
+			err = errors.New("got null")
+		}
+		return nil, fmt.Errorf("%s: not a JSON object: %w", file, err)
 	}
 	for k, v := range m {
 		if !sampleKeys[k] {
-			return nil, fmt.Errorf("%s: unknown key %q (known: toolName, toolInput, toolOutput, toolResultMeta, callToolResponse)", relPath(file), k)
+			return nil, fmt.Errorf("%s: unknown key %q (known: toolName, toolInput, toolOutput, toolResultMeta, callToolResponse)", file, k)
 		}
 		if k == "toolName" {
 			var s string
 			if json.Unmarshal(v, &s) != nil {
-				return nil, fmt.Errorf("%s: toolName must be a string", relPath(file))
+				return nil, fmt.Errorf("%s: toolName must be a string", file)
 			}
 			continue
 		}
 		var obj map[string]any
 		if json.Unmarshal(v, &obj) != nil {
-			return nil, fmt.Errorf("%s: %s must be a JSON object", relPath(file), k)
+			return nil, fmt.Errorf("%s: %s must be a JSON object", file, k)
 		}
 	}
 	return json.RawMessage(data), nil
