@@ -611,7 +611,8 @@ func (c *widgetCheck) htmlRules(f scanned) {
 	}
 	for _, s := range f.res.Scripts {
 		if err := parseScript(s); err != nil {
-			c.add(RuleInlineScriptHazard, audit.Error, f.path, s.Offset, `if the code holds "</script" in a string, write "<\/script"; otherwise fix the syntax error`,
+			// Point at where the element ended: the "</script" that cut it.
+			c.add(RuleInlineScriptHazard, audit.Error, f.path, s.Offset+len(s.Text), `if the code holds "</script" in a string, write "<\/script"; otherwise fix the syntax error`,
 				"inline script does not parse (%v); a \"</script\" inside it ends the element early and leaves the rest as page text", err)
 		}
 	}

@@ -415,12 +415,17 @@ func (s *jsScanner) scan() {
 			continue
 		}
 		name := s.ident(i)
+		if name == "eval" && s.isGlobalRef(i) && !s.is(i-1, js.TypeofToken) && !s.is(i-1, js.FunctionToken) &&
+			!s.is(i+1, js.ColonToken) && !s.is(i+1, js.EqToken) {
+			// Direct eval(...), and indirect (0,eval)(...) or f=eval: any
+			// read of the global compiles code at run time.
+			s.res.Evals = append(s.res.Evals, EvalUse{Offset: s.base + tok.off, Via: "eval()"})
+			continue
+		}
 		if name == "" || !s.is(i+1, js.OpenParenToken) {
 			continue
 		}
 		switch {
-		case name == "eval" && s.isGlobalRef(i) && !s.is(i-1, js.FunctionToken):
-			s.res.Evals = append(s.res.Evals, EvalUse{Offset: s.base + tok.off, Via: "eval()"})
 		case name == "Function" && s.isGlobalRef(i) && !s.is(i-1, js.FunctionToken):
 			via := "Function()"
 			off := tok.off

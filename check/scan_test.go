@@ -78,7 +78,8 @@ func TestScanJSEval(t *testing.T) {
 		{`setTimeout("go()",1)`, "setTimeout(string)@0"},
 		{`setTimeout(()=>go(),1)`, ""},
 		{`a.eval(s);b.Function(x)`, ""},
-		{`typeof eval;Function.prototype.call`, ""},
+		{`typeof eval;Function.prototype.call;x={eval:1}`, ""},
+		{`(0,eval)("1")`, "eval()@3"},
 		{`"eval(x)";/* new Function() */`, ""},
 	}
 	for _, tc := range tests {

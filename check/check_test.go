@@ -1,0 +1,253 @@
+package check
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/audit"
+	"github.com/widgetd/widgetd/bundler"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// assemble builds the project at root in memory.
+func assemble(t *testing.T, root string, publicURL string) *Input {
+	t.Helper()
+	in, err := FromSources(context.Background(), bundler.Options{Root: root, PublicURL: publicURL})
+	if err != nil {
+		if d := bundler.AsDiagnostics(err); d != nil {
+			t.Fatalf("assemble %s: %v", root, d)
+		}
+		t.Fatalf("assemble %s: %v", root, err)
+	}
+	return in
+}
+
+// cloneMeta deep-copies a _meta map through JSON, so a test can make the
+// list and read copies differ (the bundler shares one map).
+func cloneMeta(t *testing.T, m map[string]any) map[string]any {
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// splitMeta gives every profile its own list and read maps.
+func splitMeta(t *testing.T, in *Input) *assets.Widget {
+	w := &in.Manifest.Widgets[0]
+	for i := range w.Profiles {
+		w.Profiles[i].ListMeta = cloneMeta(t, w.Profiles[i].ListMeta)
+		w.Profiles[i].ReadMeta = cloneMeta(t, w.Profiles[i].ReadMeta)
+	}
+	return w
+}
+
+// mutations make the build-output defects that the bundler never produces
+// itself, so the metadata and file rules can be seen firing.
+var mutations = map[string]func(t *testing.T, in *Input){
+	"meta-csp-missing": func(t *testing.T, in *Input) {
+		w := splitMeta(t, in)
+		delete(w.Profiles[0].ListMeta["ui"].(map[string]any), "csp")
+		delete(w.Profiles[1].ReadMeta, "openai/widgetCSP")
+	},
+	"meta-csp-mismatch": func(t *testing.T, in *Input) {
+		w := splitMeta(t, in)
+		w.Profiles[1].ReadMeta["openai/widgetCSP"].(map[string]any)["connect_domains"] = []any{"https://other.example.com"}
+	},
+	"meta-csp-invalid": func(t *testing.T, in *Input) {
+		w := splitMeta(t, in)
+		w.Profiles[0].ReadMeta["ui"].(map[string]any)["csp"].(map[string]any)["connectDomains"] = []any{"'unsafe-eval'"}
+	},
+	"meta-domain-mismatch": func(t *testing.T, in *Input) {
+		w := splitMeta(t, in)
+		delete(w.Profiles[0].ReadMeta, "openai/widgetDomain")
+		w.Profiles[1].ListMeta["ui"].(map[string]any)["domain"] = "https://other.example.com"
+	},
+	"html-invalid": func(t *testing.T, in *Input) {
+		w := in.Manifest.Widgets[0]
+		doc := in.Files[w.HTML]
+		doc = regexp.MustCompile(`(?i)<!doctype html>|<meta charset="?utf-8"?>`).ReplaceAll(doc, nil)
+		in.Files[w.HTML] = append(doc, "<head></head>"...)
+	},
+	"html-inline-script-hazard": func(t *testing.T, in *Input) {
+		// esbuild writes "<\!--"; undo that, as a bundler or a hand-written
+		// inline script that does not escape would leave it.
+		w := in.Manifest.Widgets[0]
+		doc := bytes.Replace(in.Files[w.HTML], []byte(`<\!--`), []byte("<!--"), 1)
+		if bytes.Equal(doc, in.Files[w.HTML]) {
+			t.Fatal("the bundle no longer holds the escaped <!-- this case relies on")
+		}
+		in.Files[w.HTML] = doc
+	},
+	"html-inline-script-hazard--end-tag": func(t *testing.T, in *Input) {
+		w := in.Manifest.Widgets[0]
+		doc := bytes.Replace(in.Files[w.HTML], []byte(`<\/script><b>`), []byte("</script><b>"), 1)
+		if bytes.Equal(doc, in.Files[w.HTML]) {
+			t.Fatal(`the bundle no longer holds the escaped <\/script this case relies on`)
+		}
+		in.Files[w.HTML] = doc
+	},
+	"build-file-missing": func(t *testing.T, in *Input) {
+		delete(in.Files, in.Manifest.Widgets[0].HTML)
+	},
+}
+
+// caseOptions are per-case budgets.
+var caseOptions = map[string]Options{
+	"size-inline-budget":   {InlineBudget: 1000},
+	"size-transfer-budget": {TransferBudget: 500},
+}
+
+var (
+	hashedHTML = regexp.MustCompile(`\.[0-9a-f]{16}\.`)
+	hashedFile = regexp.MustCompile(`-[A-Z0-9]{8}\.`)
+	bigNumber  = regexp.MustCompile(`\b[0-9]{3,}\b`)
+)
+
+// render writes findings for a golden file: hashes and byte counts, which
+// change whenever the bridge does, are masked, and each offset is shown as
+// the text it points at.
+func render(in *Input, fs []audit.Finding) string {
+	var b strings.Builder
+	for _, f := range fs {
+		if f.File != "" && f.Offset >= 0 {
+			data := in.Files[f.File]
+			at := "<offset out of range>"
+			if f.Offset <= len(data) {
+				at = string(data[f.Offset:min(len(data), f.Offset+24)])
+			}
+			f.File += "@" + strconv.Quote(at)
+		}
+		f.Offset = -1
+		line := f.String()
+		line = hashedHTML.ReplaceAllString(line, ".HASH.")
+		line = hashedFile.ReplaceAllString(line, "-HASH.")
+		line = bigNumber.ReplaceAllString(line, "N")
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test ./check -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the golden file (go test ./check -update to accept):\n got:\n%s\nwant:\n%s", file, got, want)
+	}
+}
+
+// TestRulesGolden runs every case under testdata/rules: "<rule-id>" must
+// report that rule, "<rule-id>-ok" must not, and the whole report must match
+// the golden file.
+func TestRulesGolden(t *testing.T) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "rules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, e := range entries {
+		name := e.Name()
+		// "<rule>", "<rule>-ok" and variants "<rule>--<what>".
+		rule, ok := strings.CutSuffix(name, "-ok")
+		rule, _, _ = strings.Cut(rule, "--")
+		t.Run(name, func(t *testing.T) {
+			in := assemble(t, filepath.Join("testdata", "rules", name), "")
+			if m := mutations[name]; m != nil {
+				m(t, in)
+			}
+			rep, err := Run(context.Background(), in, caseOptions[name])
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, f := range rep.Findings {
+				found = found || f.Rule == rule
+			}
+			if found == ok {
+				t.Errorf("rule %s reported = %v, want %v; findings:\n%s", rule, found, !ok, render(in, rep.Findings))
+			}
+			golden(t, name, render(in, rep.Findings))
+		})
+		if !ok {
+			seen[rule] = true
+		}
+	}
+	for _, r := range allRules {
+		if !seen[r] {
+			t.Errorf("rule %s has no testdata/rules case", r)
+		}
+	}
+}
+
+// allRules lists every build-level rule ID; each needs a golden case and a
+// row in docs/check.md.
+var allRules = []string{
+	RuleCSPUndeclaredConnect, RuleCSPUndeclaredResource, RuleCSPUndeclaredFrame, RuleCSPUndeclaredBaseURI,
+	RuleCSPBlockedDataURL, RuleCSPUnusedDomain, RuleCSPFrameDomains, RuleMetaCSPMissing, RuleMetaCSPMismatch,
+	RuleMetaCSPInvalid, RuleMetaDomainMismatch, RuleDomainMissing, RuleDomainInvalid, RuleWidgetDescription,
+	RuleJSEval, RuleSizeInline, RuleSizeTransfer, RuleInlineScriptHazard, RuleHTMLInvalid, RuleFileMissing,
+}
+
+// TestDocsListEveryRule keeps docs/check.md in step with the rule IDs.
+func TestDocsListEveryRule(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := append([]string{}, allRules...)
+	rules = append(rules, audit.RuleToolInvocationTooLong, audit.RuleToolMetaInvalid, audit.RuleToolResourceUnknown,
+		audit.RuleToolResourceMismatch, audit.RuleToolFileParamsSchema, audit.RuleToolAnnotationsMissing)
+	for _, r := range rules {
+		if !bytes.Contains(doc, []byte("| `"+r+"` |")) {
+			t.Errorf("docs/check.md has no table row for %s", r)
+		}
+	}
+}
+
+// TestExampleWidgetsPass checks every example widget from sources, inline
+// and external: no errors.
+func TestExampleWidgetsPass(t *testing.T) {
+	for _, pub := range []string{"", "https://cdn.example.com/widgets"} {
+		in := assemble(t, filepath.Join("..", "widgets", ".."), pub)
+		rep, err := Run(context.Background(), in, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Widgets) < 3 {
+			t.Fatalf("checked only %v", rep.Widgets)
+		}
+		for _, f := range rep.Findings {
+			if f.Severity == audit.Error {
+				t.Errorf("public URL %q: %s", pub, f)
+			}
+		}
+	}
+}

@@ -1,0 +1,2 @@
+const base = ["https:", "", "used.example.com"].join("/");
+fetch(base + "/x");

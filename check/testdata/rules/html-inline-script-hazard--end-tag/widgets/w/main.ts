@@ -1,0 +1,1 @@
+document.body.innerHTML = "</script><b>x</b>";

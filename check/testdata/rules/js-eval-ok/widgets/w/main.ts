@@ -1,0 +1,2 @@
+export const f = (a: number) => a * 2;
+console.log(f(2));
