@@ -9,8 +9,8 @@ func TestAdvise(t *testing.T) {
 	const cfg = "widgets/w/widget.json"
 	tests := []struct {
 		directive, blocked string
-		origin, field     string
-		msg               string
+		origin, field      string
+		msg                string
 	}{
 		{"connect-src", "https://api.example.com/v1?q=1", "https://api.example.com", "csp.connectDomains", `add "https://api.example.com" to csp.connectDomains in widgets/w/widget.json`},
 		{"connect-src", "wss://live.example.com:8443/socket", "wss://live.example.com:8443", "csp.connectDomains", `add "wss://live.example.com:8443"`},
