@@ -33,7 +33,7 @@ func BenchmarkHandler(b *testing.B) {
 		{"hashed-gzip", "/" + d.Asset, map[string]string{"Accept-Encoding": "gzip"}, 200},
 		{"hashed-identity", "/" + d.Asset, nil, 200},
 		{"html-br", "/" + html, map[string]string{"Accept-Encoding": "br;q=1.0, gzip;q=0.8, *;q=0.1"}, 200},
-		{"alias-304", "/counter.html", map[string]string{"Accept-Encoding": "br", "If-None-Match": `"x", W/"y"`}, 200},
+		{"alias-if-none-match-miss", "/counter.html", map[string]string{"Accept-Encoding": "br", "If-None-Match": `"x", W/"y"`}, 200},
 		{"miss-404", "/assets/nope.js", nil, 404},
 	}
 	for _, c := range cases {

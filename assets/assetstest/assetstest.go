@@ -62,7 +62,6 @@ func New(t testing.TB, o Options) *Dist {
 type writer struct {
 	dir   string
 	files []assets.File
-	man   *assets.Manifest
 }
 
 // Write writes the dist into dir (created if needed).
