@@ -150,6 +150,7 @@ func TestBuildErrorOverlay(t *testing.T) {
 		overlay = st.Text
 		return ""
 	})
+	t.Logf("overlay:\n%s", overlay)
 	if !strings.Contains(overlay, "const broken = ;") || !strings.Contains(overlay, "^") {
 		t.Errorf("overlay lacks the source line and caret:\n%s", overlay)
 	}
@@ -221,5 +222,46 @@ func TestCSPViolationReported(t *testing.T) {
 		if !strings.Contains(term, want) {
 			t.Errorf("terminal lacks %q:\n%s", want, term)
 		}
+	}
+}
+
+// TestHostControls changes host context controls and checks they reach the
+// running widget under each host, and that invalid JSON in an editor is
+// flagged and blocks sending.
+func TestHostControls(t *testing.T) {
+	d := startDev(t, nil)
+	bctx := browser(t)
+	for _, c := range []struct{ host, want string }{
+		{"mcp", `out ui/notifications/host-context-changed {"theme":"dark"}`},
+		{"chatgpt", `out openai:set_globals {"theme":"dark","displayMode":"inline","maxHeight":600,"locale":"en-US","view":{"mode":"inline"}}`},
+	} {
+		t.Run(c.host, func(t *testing.T) {
+			p := openPage(t, bctx, d.PreviewURL()+"preview/hello?host="+c.host)
+			p.waitFrameText("Hello, Ada!", 30*time.Second)
+			var ok bool
+			if err := p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return true; })()`, &ok); err != nil {
+				t.Fatal(err)
+			}
+			p.waitFor("the theme change in the message log", 10*time.Second, func() string {
+				var entries []string
+				_ = p.eval(`widgetdDev.log.map(e => e.dir + " " + e.kind + " " + JSON.stringify(e.kind === "ui/notifications/host-context-changed" ? e.data.params : e.data))`, &entries)
+				for _, e := range entries {
+					if e == c.want {
+						return ""
+					}
+				}
+				return fmt.Sprintf("log: %q", entries)
+			})
+			var st struct {
+				Disabled bool   `json:"disabled"`
+				Err      string `json:"err"`
+			}
+			if err := p.eval(`(() => { const e = document.getElementById("tool-output"); e.value = "{ nope"; e.dispatchEvent(new Event("input")); return {disabled: document.getElementById("apply").disabled, err: document.getElementById("tool-output-err").textContent}; })()`, &st); err != nil {
+				t.Fatal(err)
+			}
+			if !st.Disabled || st.Err == "" {
+				t.Errorf("invalid tool output JSON: apply disabled=%v, error %q", st.Disabled, st.Err)
+			}
+		})
 	}
 }
