@@ -47,7 +47,8 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fmt.Fprintf(stdout, "  ➜  Preview: %s\n", srv.PreviewURL())
-	if err := srv.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	// Run ends with ctx's error on Ctrl-C/SIGTERM: a clean exit.
+	if err := srv.Run(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "widgetd dev: %v\n", err)
 		return exitError
 	}
