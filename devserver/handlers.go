@@ -28,37 +28,14 @@ var pages = template.Must(template.ParseFS(static, "static/*.html"))
 var prefixRE = regexp.MustCompile(`^(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$`)
 
 // basePath is the path prefix under which the client reached the preview
-// origin: X-Forwarded-Prefix from a reverse proxy, else the --public-url
-// path. Pages build every link from it, so the preview works behind a proxy
-// that mounts it under a sub-path.
+// origin: X-Forwarded-Prefix from a reverse proxy that mounts the preview
+// under a sub-path (and strips it), else none. Pages build every link from
+// it.
 func (s *Server) basePath(r *http.Request) string {
 	if p := strings.TrimRight(r.Header.Get("X-Forwarded-Prefix"), "/"); p != "" && prefixRE.MatchString(p) {
 		return p
 	}
-	if s.opts.PublicURL != "" {
-		rest := s.opts.PublicURL[strings.Index(s.opts.PublicURL, "://")+3:]
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			return rest[i:]
-		}
-	}
 	return ""
-}
-
-// externalOrigin is the origin the client used, honouring X-Forwarded-Proto
-// and X-Forwarded-Host (and --public-url), for absolute URLs.
-func (s *Server) externalOrigin(r *http.Request) string {
-	if s.opts.PublicURL != "" {
-		return publicOrigin(s.opts.PublicURL)
-	}
-	proto := "http"
-	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
-		proto = p
-	}
-	host := r.Host
-	if h := r.Header.Get("X-Forwarded-Host"); h != "" && !strings.ContainsAny(h, "/\\ \"'<>") {
-		host = strings.TrimSpace(strings.Split(h, ",")[0])
-	}
-	return proto + "://" + host
 }
 
 func publicOrigin(u string) string {

@@ -284,3 +284,35 @@ func TestForwardCallTool(t *testing.T) {
 		t.Errorf("missing name: %d", code)
 	}
 }
+
+// TestPublicURLExternalMode builds with --public-url: widgets load their
+// JS/CSS from that URL, which the dev server serves; page links follow the
+// proxy's X-Forwarded-Prefix.
+func TestPublicURLExternalMode(t *testing.T) {
+	d := startDev(t, func(o *Options) { o.PublicURL = "https://tunnel.example.com/dev/" })
+	d.mu.RLock()
+	out := d.out
+	d.mu.RUnlock()
+	for _, w := range out.Manifest.Widgets {
+		if w.Inline || len(w.Files) == 0 {
+			t.Fatalf("widget %s: inline=%v files=%v, want external", w.Name, w.Inline, w.Files)
+		}
+		if !strings.Contains(w.CSP, "https://tunnel.example.com") {
+			t.Errorf("widget %s CSP lacks the public origin: %s", w.Name, w.CSP)
+		}
+		html := string(out.Files[w.HTML])
+		if !strings.Contains(html, "https://tunnel.example.com/dev/"+w.Files[0]) && !strings.Contains(html, "https://tunnel.example.com/dev/assets/") {
+			t.Errorf("widget %s HTML does not load from the public URL", w.Name)
+		}
+		res, _ := get(t, d.PreviewURL()+w.Files[0], nil)
+		if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+			t.Errorf("built file %s: %d %v", w.Files[0], res.StatusCode, res.Header)
+		}
+	}
+	if _, body := get(t, d.PreviewURL()+"preview/hello", nil); !strings.Contains(body, `src="/_widgetd/hostapp.js"`) {
+		t.Errorf("direct preview links carry a prefix:\n%s", body)
+	}
+	if _, body := get(t, d.PreviewURL()+"preview/hello", map[string]string{"X-Forwarded-Prefix": "/dev"}); !strings.Contains(body, `src="/dev/_widgetd/hostapp.js"`) {
+		t.Errorf("proxied preview links ignore X-Forwarded-Prefix:\n%s", body)
+	}
+}
