@@ -48,6 +48,21 @@ type ScanResult struct {
 	// Scripts are the inline script texts of an HTML document with their
 	// offsets, for rules that look inside them.
 	Scripts []Inline
+	// Stopped is the offset at which a tokenizer failed on malformed input,
+	// or -1 (ScanResult{} has 0; use Complete). Refs after it were not seen.
+	Stopped int
+	// stopped is true when Stopped is meaningful.
+	stopped bool
+}
+
+// Complete reports whether the whole input was scanned.
+func (r *ScanResult) Complete() bool { return !r.stopped }
+
+// stop records that scanning ended early at off.
+func (r *ScanResult) stop(off int) {
+	if !r.stopped || off < r.Stopped {
+		r.Stopped, r.stopped = off, true
+	}
 }
 
 // Hazard is an inline-script problem.
@@ -75,16 +90,22 @@ type jsTok struct {
 }
 
 // lexJS returns the significant tokens of src (no whitespace, line breaks or
-// comments) with their byte offsets. Whether a '/' starts a regular
+// comments) with their byte offsets, and the offset lexing stopped at (the
+// end of src unless the token limit was hit). Whether a '/' starts a regular
 // expression is decided from the previous significant token, as a parser
 // would.
-func lexJS(src []byte) []jsTok {
+func lexJS(src []byte) (toks []jsTok, off int) {
 	buf := make([]byte, len(src), len(src)+1) // the lexer writes a NUL after the end
 	copy(buf, src)
 	in := parse.NewInputBytes(buf)
 	l := js.NewLexer(in)
-	var toks []jsTok
-	off := 0
+	// The lexer reads past its input on some malformed text (a fuzzing
+	// find); what was read so far stands and off says where it stopped.
+	defer func() {
+		if recover() != nil {
+			off = min(off, len(src))
+		}
+	}()
 	for n := 0; n < maxTokens; n++ {
 		tt, b := l.Next()
 		if tt == js.ErrorToken {
@@ -111,7 +132,7 @@ func lexJS(src []byte) []jsTok {
 		}
 		toks = append(toks, jsTok{tt: tt, b: b, off: start})
 	}
-	return toks
+	return toks, off
 }
 
 // regexpAllowed reports whether a '/' after toks starts a regular expression:
@@ -191,7 +212,11 @@ func ScanJS(src []byte) ScanResult {
 }
 
 func scanJSInto(src []byte, base int, res *ScanResult) {
-	s := &jsScanner{t: lexJS(src), base: base, res: res}
+	toks, end := lexJS(src)
+	if end < len(src) {
+		res.stop(base + end)
+	}
+	s := &jsScanner{t: toks, base: base, res: res}
 	s.findConsts()
 	s.scan()
 }
@@ -591,6 +616,11 @@ func scanCSSInto(src []byte, base int, res *ScanResult) {
 	copy(buf, src)
 	l := css.NewLexer(parse.NewInputBytes(buf))
 	off := 0
+	defer func() {
+		if recover() != nil {
+			res.stop(base + min(off, len(src)))
+		}
+	}()
 	depth := 0
 	fontFaceDepth := -1 // brace depth of the open @font-face block
 	pendingFontFace, inImport := false, false

@@ -2,6 +2,8 @@ package check
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	stdhtml "html"
 	"strings"
 
@@ -42,13 +44,20 @@ type attr struct {
 	off      int // offset of the value (or the attribute when it has none)
 }
 
-func scanHTML(src []byte) (ScanResult, *htmlDoc) {
-	var res ScanResult
-	doc := &htmlDoc{charsetEnd: -1, tagCount: map[string]int{}, tagOffset: map[string]int{}, bodyContentAt: -1}
+func scanHTML(src []byte) (res ScanResult, doc *htmlDoc) {
+	doc = &htmlDoc{charsetEnd: -1, tagCount: map[string]int{}, tagOffset: map[string]int{}, bodyContentAt: -1}
 	buf := make([]byte, len(src), len(src)+1) // the lexer lowercases names in place and writes a NUL past the end
 	copy(buf, src)
 	l := html.NewLexer(parse.NewInputBytes(buf))
 	off := 0
+	// The lexer reads past its input on some malformed documents (a fuzzing
+	// find); keep what was found and record where scanning stopped.
+	defer func() {
+		if recover() != nil {
+			res.stop(min(off, len(src)))
+			doc.unterminated = true
+		}
+	}()
 	var tag string
 	var tagOff int
 	var attrs []attr
@@ -114,7 +123,7 @@ func scanHTML(src []byte) (ScanResult, *htmlDoc) {
 		}
 		rawTag = ""
 	}
-	if err := l.Err(); err != nil && err.Error() != "EOF" {
+	if err := l.Err(); err != nil && !errors.Is(err, io.EOF) {
 		doc.unterminated = true
 	}
 	return res, doc

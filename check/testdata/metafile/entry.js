@@ -1,0 +1,2 @@
+import "evil";
+import "clean";
