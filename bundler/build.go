@@ -228,6 +228,9 @@ type Output struct {
 	// Metafile is esbuild's metafile JSON for the build (inputs, outputs and
 	// which module each output byte came from), for audits such as check.
 	Metafile string
+	// ConfigFiles maps each widget's name to its widget.json, so tools can
+	// tell the author which file to edit.
+	ConfigFiles map[string]string
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -240,7 +243,10 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile}
+	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}}
+	for _, w := range b.widgets {
+		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
+	}
 	paths := make([]string, 0, len(a.files))
 	for p, f := range a.files {
 		out.Files[p] = f.data

@@ -79,7 +79,10 @@ func advise(v Violation, configFile string) Advice {
 		a.Message = fmt.Sprintf("%s blocked %s; it cannot be allowed from widget.json", dir, blocked)
 		return a
 	}
-	a.Origin = u.Scheme + "://" + u.Host
+	if a.Origin, err = cspgen.OriginOf(blocked); err != nil {
+		a.Message = fmt.Sprintf("%s blocked %s; it cannot be allowed from widget.json", dir, blocked)
+		return a
+	}
 	d, ok := cspgen.ParseDirective(base)
 	if !ok {
 		a.Message = fmt.Sprintf("%s blocked %s: the spec CSP allows nothing for %s (default-src 'none'), and no widget.json field changes that", dir, blocked, dir)

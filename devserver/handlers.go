@@ -229,6 +229,14 @@ func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
 
 // configFile is the widget.json of a widget, for advice messages.
 func (s *Server) configFile(name string) string {
+	s.mu.RLock()
+	out := s.out
+	s.mu.RUnlock()
+	if out != nil {
+		if p, ok := out.ConfigFiles[name]; ok {
+			return relPath(p)
+		}
+	}
 	if name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".." {
 		p := filepath.Join(s.widgetsDir, name, bundler.WidgetConfigFile)
 		if _, err := os.Stat(p); err == nil {
