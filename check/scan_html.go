@@ -3,8 +3,8 @@ package check
 import (
 	"bytes"
 	"errors"
-	"io"
 	stdhtml "html"
+	"io"
 	"strings"
 
 	"github.com/tdewolff/parse/v2"
