@@ -48,8 +48,8 @@ type ScanResult struct {
 	// Scripts are the inline script texts of an HTML document with their
 	// offsets, for rules that look inside them.
 	Scripts []Inline
-	// Stopped is the offset at which a tokenizer failed on malformed input,
-	// or -1 (ScanResult{} has 0; use Complete). Refs after it were not seen.
+	// Stopped is the offset at which a tokenizer failed on malformed input;
+	// meaningful only when Complete reports false. Nothing after it was seen.
 	Stopped int
 	// stopped is true when Stopped is meaningful.
 	stopped bool
