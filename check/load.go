@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler"
@@ -63,17 +64,26 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}}
+	root := opts.Root
+	if root == "" {
+		root = "."
+	}
+	if root, err = filepath.Abs(root); err != nil {
+		return nil, err
+	}
+	// esbuild's metafile names inputs relative to the project root, its
+	// working directory.
+	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: root}
 	wd, _ := os.Getwd()
 	for _, w := range out.Manifest.Widgets {
 		dir := filepath.Join(b.WidgetsDir(), w.Name)
-		if rel, err := filepath.Rel(wd, dir); err == nil && wd != "" && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
+		if cf, ok := out.ConfigFiles[w.Name]; ok && cf != "" {
+			dir = filepath.Dir(cf)
+		}
+		if rel, err := filepath.Rel(wd, dir); err == nil && wd != "" && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
 			dir = rel
 		}
 		in.ConfigDir[w.Name] = path.Clean(filepath.ToSlash(dir))
 	}
-	// TODO(bundler): when bundler.Output carries the esbuild metafile, set
-	// in.Metafile and in.Root (the project root) here so js-eval names the
-	// module that brought eval in.
 	return in, nil
 }
