@@ -499,7 +499,7 @@ func (c *widgetCheck) evalRules(files []scanned) {
 			mods, attributed = evalModules(c.in.Metafile, c.in.Root, c.w.Name), true
 		}
 		e := f.res.Evals[0]
-		from := "an unknown module (the build exposes no esbuild metafile)"
+		from := "an unknown module (a dist/ keeps no esbuild metafile; check from sources to name it)"
 		if c.in.Metafile != "" {
 			from = "an unknown module"
 		}
