@@ -72,16 +72,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
 		return exitError
 	}
-	srv := &http.Server{
-		Handler:           newServeHandler(reg, cfg, logger),
-		ReadHeaderTimeout: 5 * time.Second,
-		ReadTimeout:       10 * time.Second,
-		WriteTimeout:      30 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    16 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
+	srv := newHTTPServer(ctx, newServeHandler(reg, cfg, logger), logger, defaultServerLimits())
 	fmt.Fprintf(stdout, "widgetd serve: %s on http://%s%s (build %s, %d widgets)\n",
 		cfg.dir, ln.Addr(), reg.BasePath(), reg.Manifest().BuildID, len(reg.Widgets()))
 
@@ -106,6 +97,39 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitError
 	}
 	return exitOK
+}
+
+// serverLimits are the HTTP server's timeouts and header limit. serve uses
+// defaultServerLimits; the abuse tests shorten the timeouts so they run fast.
+type serverLimits struct {
+	readHeader, read, write, idle time.Duration
+	maxHeaderBytes                int
+}
+
+// defaultServerLimits returns the limits docs/serving.md documents.
+func defaultServerLimits() serverLimits {
+	return serverLimits{
+		readHeader:     5 * time.Second,
+		read:           10 * time.Second,
+		write:          30 * time.Second,
+		idle:           120 * time.Second,
+		maxHeaderBytes: 16 << 10,
+	}
+}
+
+// newHTTPServer is the http.Server widgetd serve runs h with: the given limits,
+// errors to the structured log, and ctx as every request's base context.
+func newHTTPServer(ctx context.Context, h http.Handler, logger *slog.Logger, lim serverLimits) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: lim.readHeader,
+		ReadTimeout:       lim.read,
+		WriteTimeout:      lim.write,
+		IdleTimeout:       lim.idle,
+		MaxHeaderBytes:    lim.maxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
 }
 
 // newServeHandler wraps the registry's origin with /metrics and the access
