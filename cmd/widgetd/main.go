@@ -7,6 +7,7 @@
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
 //	widgetd serve [--dir dist] [--addr :8080]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
+//	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
 //	widgetd version
 //	widgetd help [command]
 package main
@@ -46,6 +47,7 @@ func commands() []command {
 		{"build", "bundle widgets into a content-hashed, precompressed dist/", runBuild},
 		{"serve", "serve dist/ as a CDN origin", runServe},
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
+		{"check", "audit widgets the way a store review would", runCheck},
 		{"version", "print the widgetd version", runVersion},
 		{"help", "show help for a command", nil},
 	}

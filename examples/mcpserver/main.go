@@ -1,4 +1,4 @@
-//go:generate go run ../../cmd/widgetd build --widgets ../../widgets --out dist
+//go:generate go run ../../cmd/widgetd build --widgets ../../widgets --out dist --retain 2
 
 // Command mcpserver is a small, real MCP server (streamable HTTP, official Go
 // SDK) that embeds the example widgets' dist/ with go:embed, offers every

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCheckCLI runs widgetd check over the example widgets and over small
+// projects with problems, checking exit codes and output.
+func TestCheckCLI(t *testing.T) {
+	clean := writeProject(t, map[string]string{
+		"widgets/ok/widget.json": `{"title": "OK", "domain": "https://ok.example.com", "widgetDescription": "d", "csp": {"connectDomains": ["https://api.example.com"]}}`,
+		"widgets/ok/index.ts":    `fetch("https://api.example.com/data").then(r => r.json());`,
+	})
+	undeclared := writeProject(t, map[string]string{
+		"widgets/leak/widget.json": `{"title": "Leak", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
+		"widgets/leak/index.ts":    `fetch("https://api.undeclared.example/data").then(r => r.json());`,
+	})
+	warnOnly := writeProject(t, map[string]string{
+		"widgets/w/widget.json": `{"title": "W", "domain": "https://ok.example.com"}`,
+		"widgets/w/index.ts":    `document.body.append("w");`,
+	})
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"examples strict", []string{"check", "--root", "../..", "--strict"}, exitOK, "0 error(s), 0 warning(s)"},
+		{"clean", []string{"check", "--root", clean}, exitOK, "0 error(s)"},
+		{"undeclared fetch", []string{"check", "--root", undeclared}, exitError, "leak: csp-undeclared-connect: error"},
+		{"warning passes", []string{"check", "--root", warnOnly}, exitOK, "widget-description-missing: warning"},
+		{"warning fails strict", []string{"check", "--root", warnOnly, "--strict"}, exitError, "widget-description-missing"},
+		{"usage", []string{"check", "--frob"}, exitUsage, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := runCLI(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errs)
+			}
+			if !strings.Contains(out+errs, tc.want) {
+				t.Errorf("output lacks %q:\n%s%s", tc.want, out, errs)
+			}
+		})
+	}
+	// --json over a built dist/.
+	dist := filepath.Join(t.TempDir(), "dist")
+	if code, _, errs := runCLI(t, "build", "--root", undeclared, "--out", dist); code != exitOK {
+		t.Fatalf("build: %s", errs)
+	}
+	code, out, _ := runCLI(t, "check", "--dist", dist, "--json")
+	if code != exitError {
+		t.Fatalf("check --dist --json: exit %d, want %d", code, exitError)
+	}
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || !strings.Contains(out, "csp-undeclared-connect") {
+		t.Fatalf("--json output is not JSON naming the rule (%v):\n%s", err, out)
+	}
+}
