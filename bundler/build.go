@@ -146,6 +146,10 @@ func New(opts Options) (*Builder, error) {
 	return b, nil
 }
 
+// Root returns the resolved project root; esbuild's metafile paths are
+// relative to it.
+func (b *Builder) Root() string { return b.root }
+
 // OutDir returns the resolved output folder.
 func (b *Builder) OutDir() string { return b.outDir }
 

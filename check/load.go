@@ -64,16 +64,9 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	root := opts.Root
-	if root == "" {
-		root = "."
-	}
-	if root, err = filepath.Abs(root); err != nil {
-		return nil, err
-	}
 	// esbuild's metafile names inputs relative to the project root, its
 	// working directory.
-	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: root}
+	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: b.Root()}
 	wd, _ := os.Getwd()
 	for _, w := range out.Manifest.Widgets {
 		dir := filepath.Join(b.WidgetsDir(), w.Name)
