@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/assets/gosdk"
 )
 
@@ -57,12 +58,16 @@ type GenericOut struct {
 // addTools registers one tool per widget in the registry, each linked to its
 // widget with gosdk.AttachWidget.
 func addTools(s *mcp.Server, reg *assets.Registry) error {
+	var tools []*mcp.Tool
 	for _, name := range reg.Widgets() {
 		w, err := reg.Widget(name)
 		if err != nil {
 			return err
 		}
-		tool := &mcp.Tool{Name: name, Title: w.Title, Description: w.Description}
+		tool := &mcp.Tool{Name: name, Title: w.Title, Description: w.Description,
+			// Every tool here only reads: say so, as ChatGPT's review requires.
+			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
+		tools = append(tools, tool)
 		opts := assets.ToolOptions{Invoking: "Loading " + name + "…", Invoked: "Showed " + name}
 		if name == "get-time" {
 			// The widget's refresh button calls this tool itself.
@@ -84,8 +89,20 @@ func addTools(s *mcp.Server, reg *assets.Registry) error {
 			})
 		}
 	}
+	// Refuse to start with a tool a store review would reject.
+	findings, err := gosdk.Audit(reg, tools...)
+	if err != nil {
+		return err
+	}
+	for _, f := range findings {
+		if f.Severity == audit.Error {
+			return fmt.Errorf("tool audit: %s", f)
+		}
+	}
 	return nil
 }
+
+func ptr[T any](v T) *T { return &v }
 
 func text(s string) *mcp.CallToolResult {
 	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: s}}}
