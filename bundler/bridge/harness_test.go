@@ -1,8 +1,7 @@
-package bridge
+package bridge_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -13,223 +12,156 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/chromedp"
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/browsertest"
 )
 
-// chromiumPath is Debian's Chromium, installed by CI (apt-get install chromium).
-const chromiumPath = "/usr/bin/chromium"
+// shared is the one Chromium and the bundled test hosts of this test binary.
+var shared browsertest.Shared
 
-// testWidgets are the widget sources under testdata/widgets, each built with
-// the bridge imported first, as the bundler does.
+func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+
+// testWidgetsDir holds one folder per test widget (widget.json plus an
+// index.html or a script entry), built by the real bundler.
+const testWidgetsDir = "testdata/widgets"
+
+// testWidgets are the widgets the tests expect the build to produce.
 var testWidgets = []string{"api", "appclass", "mixed", "openai", "react"}
 
-// built caches the test bundles for the whole test binary: building the
-// AppBridge host and the App-class widgets takes a second each.
-var built = sync.OnceValues(func() (map[string][]byte, error) { return buildAll() })
+// built is the test widgets' build, made once per test binary through the
+// real pipeline: bundler discovery and config, the virtual entry importing
+// the bridge first, esbuild, the HTML shell, minify, inline escaping, and the
+// CSP from cspgen in the manifest.
+var built = sync.OnceValues(buildTestWidgets)
 
-func buildAll() (out map[string][]byte, err error) {
-	nm, err := filepath.Abs(filepath.Join(hostsDir, "node_modules"))
+// buildTestWidgets copies testdata/widgets into a temporary project whose
+// node_modules is the hosts' (ext-apps App, React), the way a widget project
+// has its own, and assembles it in memory.
+func buildTestWidgets() (*bundler.Output, error) {
+	hosts, err := browsertest.HostsDir()
 	if err != nil {
 		return nil, err
 	}
-	if _, err := os.Stat(filepath.Join(nm, "@modelcontextprotocol", "ext-apps")); err != nil {
-		return nil, fmt.Errorf("node_modules missing in bundler/bridge/%s: run `npm ci` in that folder: %w", hostsDir, err)
-	}
-	out = map[string][]byte{}
-	if out["mcp-host"], err = bundle(`import "./mcp-host.ts";`, hostsDir, false); err != nil {
+	nm, err := browsertest.CheckNodeModules(hosts, "@modelcontextprotocol/ext-apps", "react", "react-dom")
+	if err != nil {
 		return nil, err
 	}
-	for _, w := range testWidgets {
-		if out[w], err = bundle(`import "widgetd"; import "./main";`, filepath.Join("testdata/widgets", w), false, nm); err != nil {
-			return nil, err
-		}
+	tmp, err := os.MkdirTemp("", "widgetd-bridge-test-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	widgets := filepath.Join(tmp, "widgets")
+	if err := os.CopyFS(widgets, os.DirFS(testWidgetsDir)); err != nil {
+		return nil, fmt.Errorf("copy test widgets: %w", err)
+	}
+	if err := os.Symlink(nm, filepath.Join(tmp, "node_modules")); err != nil {
+		return nil, err
+	}
+	b, err := bundler.New(bundler.Options{Root: tmp, WidgetsDir: widgets, OutDir: filepath.Join(tmp, "dist"), NoCompress: true})
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	out, err := b.Assemble(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("build test widgets: %w", err)
 	}
 	return out, nil
 }
 
-// serve starts the test origin: host pages, the ChatGPT host script, and the
-// widgets, each widget page under the strict spec CSP that cspgen generates.
+// buildOutput returns the shared build, failing t if it failed.
+func buildOutput(t *testing.T) (*bundler.Output, map[string]assets.Widget) {
+	t.Helper()
+	out, err := built()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := map[string]assets.Widget{}
+	for _, w := range out.Manifest.Widgets {
+		ws[w.Name] = w
+	}
+	for _, name := range testWidgets {
+		if _, ok := ws[name]; !ok {
+			t.Fatalf("build has no widget %q: %v", name, out.Manifest.Widgets)
+		}
+	}
+	return out, ws
+}
+
+// serve starts the test origin: the host pages, and every test widget's built
+// HTML at /w/<name> under its manifest CSP header — the strict spec CSP that
+// cspgen generates for a widget declaring no domains.
 func serve(t *testing.T) *httptest.Server {
 	t.Helper()
-	requireNodeModules(t)
-	bundles, err := built()
+	hosts := shared.Hosts(t)
+	out, ws := buildOutput(t)
+	strict, err := cspgen.New(cspgen.Domains{})
 	if err != nil {
 		t.Fatal(err)
-	}
-	pol, err := cspgen.New(cspgen.Domains{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	csp := pol.Header()
-	if !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "unsafe-eval") {
-		t.Fatalf("cspgen header is not the strict spec CSP: %q", csp)
-	}
-	css, err := os.ReadFile("testdata/widgets/widget.css")
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := func(name, ctype string) http.HandlerFunc {
-		return func(w http.ResponseWriter, r *http.Request) {
-			b, err := os.ReadFile(filepath.Join(hostsDir, name))
-			if err != nil {
-				http.Error(w, err.Error(), 500)
-				return
-			}
-			w.Header().Set("Content-Type", ctype)
-			w.Write(b)
-		}
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /mcp-host", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>mcp test host</title></head><body><script type="module" src="/mcp-host.js"></script></body></html>`)
-	})
-	mux.HandleFunc("GET /mcp-host.js", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/javascript")
-		w.Write(bundles["mcp-host"])
-	})
-	mux.Handle("GET /chatgpt-host", file("chatgpt-host.html", "text/html; charset=utf-8"))
-	mux.Handle("GET /raw-host", file("raw-host.html", "text/html; charset=utf-8"))
-	mux.Handle("GET /chatgpt.js", file("chatgpt.js", "text/javascript"))
-	mux.HandleFunc("GET /w/{file}", func(w http.ResponseWriter, r *http.Request) {
-		name := r.PathValue("file")
-		if js, ok := strings.CutSuffix(name, ".js"); ok {
-			w.Header().Set("Content-Type", "text/javascript")
-			w.Write(bundles[js])
-			return
+	mux.Handle("/", hosts.Handler())
+	for name, w := range ws {
+		if w.CSP != strict.Header() || !strings.Contains(w.CSP, "default-src 'none'") || strings.Contains(w.CSP, "unsafe-eval") {
+			t.Fatalf("widget %s: manifest CSP is not the strict spec CSP: %q", name, w.CSP)
 		}
-		if bundles[name] == nil {
-			http.NotFound(w, r)
-			return
+		if !w.Inline || len(w.Files) != 0 {
+			t.Fatalf("widget %s: want an inline build with no extra files, got inline=%v files=%v", name, w.Inline, w.Files)
 		}
-		pre := ""
-		if r.URL.Query().Get("host") == "chatgpt" {
-			pre = `<script src="/chatgpt.js"></script>`
+		doc, ok := out.Files[w.HTML]
+		if !ok {
+			t.Fatalf("widget %s: build output has no %s", name, w.HTML)
 		}
-		w.Header().Set("Content-Security-Policy", csp)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, `<!doctype html><html><head><meta charset="utf-8"><title>%s</title><style>%s</style>%s</head><body><main id="app"></main><script type="module" src="/w/%s.js"></script></body></html>`, name, css, pre, name)
-	})
+		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(doc, w.CSP))
+	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
 }
 
-// browser starts a fresh headless Chromium for one test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("%s missing: install Debian's chromium (apt-get install -y chromium): %v", chromiumPath, err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
-
-// page is one host page in a browser, with helpers to evaluate JS.
-type page struct {
-	t   *testing.T
-	ctx context.Context
-}
+// page is a host page with the bridge tests' helpers.
+type page struct{ *browsertest.Page }
 
 // with returns the page bound to a subtest's t.
-func (p *page) with(t *testing.T) *page { return &page{t: t, ctx: p.ctx} }
+func (p *page) with(t *testing.T) *page { return &page{p.Page.With(t)} }
 
-// open navigates to srv+path and calls startHost(widgetURL, arg) there.
+// open opens a fresh isolated page in the shared browser on srv's host page
+// and starts the host on widgetURL with arg.
 func open(t *testing.T, srv *httptest.Server, hostPath, widgetURL string, arg any) *page {
 	t.Helper()
-	p := &page{t: t, ctx: browser(t)}
-	if err := chromedp.Do(p.ctx, chromedp.Navigate(srv.URL+hostPath)); err != nil {
-		t.Fatalf("navigate %s: %v", hostPath, err)
+	p := &page{shared.Page(t)}
+	if arg == nil {
+		p.OpenHost(srv.URL+hostPath, widgetURL)
+	} else {
+		p.OpenHost(srv.URL+hostPath, widgetURL, arg)
 	}
-	p.wait(`typeof startHost == "function"`)
-	a, _ := json.Marshal(arg)
-	p.eval(fmt.Sprintf(`startHost(%q, %s)`, widgetURL, a), nil)
 	return p
 }
 
-// eval evaluates expr (awaiting promises) and decodes its JSON value into out.
-func (p *page) eval(expr string, out any) {
-	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 20*time.Second)
-	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => JSON.stringify(await (`+expr+`)) ?? "null")()`, chromedp.EvalAwaitPromise))
-	if err != nil {
-		p.t.Fatalf("eval %s: %v", expr, err)
-	}
-	if out != nil {
-		if err := json.Unmarshal([]byte(s), out); err != nil {
-			p.t.Fatalf("eval %s = %s: %v", expr, s, err)
-		}
-	}
-}
-
-// str evaluates expr to a string.
-func (p *page) str(expr string) string {
-	p.t.Helper()
-	var s string
-	p.eval(expr, &s)
-	return s
-}
-
-// wait polls expr until it is truthy, failing with the last value of dump.
-func (p *page) wait(expr string) {
-	p.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		var ok bool
-		p.eval(`!!(()=>{try{return `+expr+`}catch{return false}})()`, &ok)
-		if ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			var log any
-			p.eval(`window.hostLog || window.chatgptHost?.log || window.rawLog || null`, &log)
-			b, _ := json.Marshal(log)
-			p.t.Fatalf("timed out waiting for %s; host log: %s", expr, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
 // W is the widget window expression inside the host page.
-const W = `document.getElementById("w").contentWindow`
+const W = browsertest.W
 
 // run calls the widget's t.run(fn) and returns its {ok|err} object.
 func (p *page) run(fn string) map[string]any {
-	p.t.Helper()
+	p.T.Helper()
 	var out map[string]any
-	p.eval(W+`.t.run(`+fn+`)`, &out)
+	p.Eval(W+`.t.run(`+fn+`)`, &out)
 	return out
 }
 
-// hostLog returns recorded host entries of type typ.
-func (p *page) hostLog(typ string) []map[string]any {
-	p.t.Helper()
+// inMethods returns the messages with method that the widget sent to the
+// AppBridge.
+func (p *page) inMethods(method string) []map[string]any {
+	p.T.Helper()
 	var out []map[string]any
-	p.eval(fmt.Sprintf(`(window.hostLog || chatgptHost.log).filter(e => e.t == %q)`, typ), &out)
+	p.Eval(`hostLog.filter(e => e.t == "in" && e.p.method == `+js(method)+`).map(e => e.p)`, &out)
 	return out
 }
 
 // js marshals v as a JS literal.
-func js(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
+func js(v any) string { return browsertest.JS(v) }

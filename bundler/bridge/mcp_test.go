@@ -1,4 +1,4 @@
-package bridge
+package bridge_test
 
 import (
 	"encoding/json"
@@ -15,14 +15,6 @@ var (
 	}
 )
 
-// inMethods returns the methods of messages the widget sent to the AppBridge.
-func (p *page) inMethods(method string) []map[string]any {
-	p.t.Helper()
-	var out []map[string]any
-	p.eval(`hostLog.filter(e => e.t == "in" && e.p.method == `+js(method)+`).map(e => e.p)`, &out)
-	return out
-}
-
 func eq(t *testing.T, what string, got, want any) {
 	t.Helper()
 	g, _ := json.Marshal(got)
@@ -35,12 +27,13 @@ func eq(t *testing.T, what string, got, want any) {
 // TestMCPAppsHost drives the widgetd API widget inside the real ext-apps
 // AppBridge host, under the spec CSP served by cspgen.
 func TestMCPAppsHost(t *testing.T) {
+	t.Parallel()
 	srv := serve(t)
 	p := open(t, srv, "/mcp-host", "/w/api", map[string]any{"input": toolInput, "result": toolResult})
 
 	t.Run("handshake", func(t *testing.T) {
 		p := p.with(t)
-		p.wait(`hostLog.some(e => e.t == "initialized")`)
+		p.Wait(`hostLog.some(e => e.t == "initialized")`)
 		inits := p.inMethods("ui/initialize")
 		if len(inits) != 1 {
 			t.Fatalf("got %d ui/initialize, want 1", len(inits))
@@ -54,25 +47,31 @@ func TestMCPAppsHost(t *testing.T) {
 		if n := len(p.inMethods("ui/notifications/initialized")); n != 1 {
 			t.Errorf("got %d initialized notifications, want 1", n)
 		}
-		eq(t, "AppBridge.getAppVersion()", p.hostLog("initialized")[0]["p"], map[string]any{"name": "api", "version": "1"})
+		eq(t, "AppBridge.getAppVersion()", p.HostLog("initialized")[0]["p"], map[string]any{"name": "api", "version": "1"})
 	})
 
 	t.Run("tool input and result render", func(t *testing.T) {
 		p := p.with(t)
-		p.wait(W + `.document.getElementById("output").textContent != ""`)
-		eq(t, "input", p.str(W+`.document.getElementById("input").textContent`), `{"city":"Oslo"}`)
-		eq(t, "output", p.str(W+`.document.getElementById("output").textContent`), `{"temp":3}`)
-		eq(t, "widget-only _meta", p.str(W+`.document.getElementById("meta").textContent`), `{"secret":"widget-only"}`)
+		p.Wait(W + `.document.getElementById("output").textContent != ""`)
+		eq(t, "input", p.Str(W+`.document.getElementById("input").textContent`), `{"city":"Oslo"}`)
+		eq(t, "output", p.Str(W+`.document.getElementById("output").textContent`), `{"temp":3}`)
+		eq(t, "widget-only _meta", p.Str(W+`.document.getElementById("meta").textContent`), `{"secret":"widget-only"}`)
 		var res map[string]any
-		p.eval(W+`.t.widget.toolResult`, &res)
+		p.Eval(W+`.t.widget.toolResult`, &res)
 		eq(t, "full result content", res["content"], toolResult["content"])
+	})
+
+	t.Run("inline escaping survives the pipeline", func(t *testing.T) {
+		p := p.with(t)
+		eq(t, "string in the inlined script", p.Str(W+`.t.tricky`), "</script><!--<script>")
+		eq(t, "string in the inlined style", p.Str(W+`.getComputedStyle(`+W+`.document.body, "::after").content`), `"</style><!--"`)
 	})
 
 	t.Run("callTool", func(t *testing.T) {
 		p := p.with(t)
 		r := p.run(`w => w.callTool("add", {a: 1})`)
 		eq(t, "result", r["ok"].(map[string]any)["structuredContent"], map[string]any{"tool": "add", "echo": map[string]any{"a": 1}})
-		calls := p.hostLog("calltool")
+		calls := p.HostLog("calltool")
 		eq(t, "host saw", calls[len(calls)-1]["p"], map[string]any{"name": "add", "arguments": map[string]any{"a": 1}})
 	})
 
@@ -92,7 +91,7 @@ func TestMCPAppsHost(t *testing.T) {
 				t.Errorf("%s: %v", c.call, r)
 				continue
 			}
-			got := p.hostLog(c.logType)
+			got := p.HostLog(c.logType)
 			if len(got) == 0 {
 				t.Errorf("%s: host handler %s not called", c.call, c.logType)
 				continue
@@ -104,8 +103,8 @@ func TestMCPAppsHost(t *testing.T) {
 	t.Run("requestDisplayMode", func(t *testing.T) {
 		p := p.with(t)
 		eq(t, "granted", p.run(`w => w.requestDisplayMode("fullscreen")`)["ok"], "fullscreen")
-		eq(t, "host saw", p.hostLog("displaymode")[0]["p"], map[string]any{"mode": "fullscreen"})
-		p.wait(W + `.document.getElementById("mode").textContent == "fullscreen"`)
+		eq(t, "host saw", p.HostLog("displaymode")[0]["p"], map[string]any{"mode": "fullscreen"})
+		p.Wait(W + `.document.getElementById("mode").textContent == "fullscreen"`)
 		r := p.run(`w => w.requestDisplayMode("pip")`)
 		eq(t, "pip (not in availableDisplayModes) error", r["err"], "unsupported")
 		eq(t, "instanceof WidgetdError", r["isWidgetdError"], true)
@@ -117,43 +116,43 @@ func TestMCPAppsHost(t *testing.T) {
 			eq(t, call, p.run(call)["err"], "unsupported")
 		}
 		var s map[string]bool
-		p.eval(`Object.fromEntries(["callTool","openLink","uploadFile","state","requestModal"].map(f => [f, `+W+`.t.widget.supports(f)]))`, &s)
+		p.Eval(`Object.fromEntries(["callTool","openLink","uploadFile","state","requestModal"].map(f => [f, `+W+`.t.widget.supports(f)]))`, &s)
 		eq(t, "supports", s, map[string]bool{"callTool": true, "openLink": true, "uploadFile": false, "state": true, "requestModal": false})
 	})
 
 	t.Run("size changes", func(t *testing.T) {
 		p := p.with(t)
-		p.wait(`hostLog.some(e => e.t == "size")`)
-		p.eval(W+`.t.grow(900)`, nil)
-		p.wait(`hostLog.some(e => e.t == "size" && e.p.height >= 900)`)
+		p.Wait(`hostLog.some(e => e.t == "size")`)
+		p.Eval(W+`.t.grow(900)`, nil)
+		p.Wait(`hostLog.some(e => e.t == "size" && e.p.height >= 900)`)
 		for _, m := range p.inMethods("ui/notifications/size-changed") {
 			if _, ok := m["id"]; ok {
 				t.Errorf("size-changed sent as a request: %v", m)
 			}
 		}
-		p.eval(W+`.t.widget.configure({autoResize: false})`, nil)
-		n := len(p.hostLog("size"))
-		p.eval(W+`.t.grow(1500)`, nil)
-		p.eval(`new Promise(r => setTimeout(r, 300))`, nil)
-		if m := len(p.hostLog("size")); m != n {
+		p.Eval(W+`.t.widget.configure({autoResize: false})`, nil)
+		n := len(p.HostLog("size"))
+		p.Eval(W+`.t.grow(1500)`, nil)
+		p.Eval(`new Promise(r => setTimeout(r, 300))`, nil)
+		if m := len(p.HostLog("size")); m != n {
 			t.Errorf("autoResize off still reported sizes: %d -> %d", n, m)
 		}
-		p.eval(W+`.t.widget.configure({autoResize: true})`, nil)
-		p.wait(`hostLog.some(e => e.t == "size" && e.p.height >= 1500)`)
+		p.Eval(W+`.t.widget.configure({autoResize: true})`, nil)
+		p.Wait(`hostLog.some(e => e.t == "size" && e.p.height >= 1500)`)
 	})
 
 	t.Run("theming", func(t *testing.T) {
 		p := p.with(t)
 		bg := W + `.getComputedStyle(` + W + `.document.body).backgroundColor`
-		eq(t, "host variable applied", p.str(bg), "rgb(250, 250, 250)")
-		eq(t, "widget fallback kept", p.str(W+`.getComputedStyle(`+W+`.document.getElementById("border")).borderTopColor`), "rgb(9, 9, 9)")
-		eq(t, "color-scheme", p.str(W+`.document.documentElement.style.colorScheme`), "light")
-		p.eval(`bridge.sendHostContextChange({theme: "dark", styles: {variables: {"--color-background-primary": "rgb(20, 20, 20)"}}})`, nil)
-		p.wait(W + `.document.documentElement.dataset.theme == "dark"`)
-		eq(t, "restyled", p.str(bg), "rgb(20, 20, 20)")
-		eq(t, "color-scheme", p.str(W+`.document.documentElement.style.colorScheme`), "dark")
-		eq(t, "dropped variable falls back", p.str(W+`.getComputedStyle(`+W+`.document.body).color`), "rgb(4, 5, 6)")
-		eq(t, "event", p.str(W+`.document.getElementById("theme").textContent`), "dark")
+		eq(t, "host variable applied", p.Str(bg), "rgb(250, 250, 250)")
+		eq(t, "widget fallback kept", p.Str(W+`.getComputedStyle(`+W+`.document.getElementById("border")).borderTopColor`), "rgb(9, 9, 9)")
+		eq(t, "color-scheme", p.Str(W+`.document.documentElement.style.colorScheme`), "light")
+		p.Eval(`bridge.sendHostContextChange({theme: "dark", styles: {variables: {"--color-background-primary": "rgb(20, 20, 20)"}}})`, nil)
+		p.Wait(W + `.document.documentElement.dataset.theme == "dark"`)
+		eq(t, "restyled", p.Str(bg), "rgb(20, 20, 20)")
+		eq(t, "color-scheme", p.Str(W+`.document.documentElement.style.colorScheme`), "dark")
+		eq(t, "dropped variable falls back", p.Str(W+`.getComputedStyle(`+W+`.document.body).color`), "rgb(4, 5, 6)")
+		eq(t, "event", p.Str(W+`.document.getElementById("theme").textContent`), "dark")
 	})
 
 	t.Run("state persists per tool call", func(t *testing.T) {
@@ -162,7 +161,7 @@ func TestMCPAppsHost(t *testing.T) {
 			t.Fatal(r)
 		}
 		var keys []string
-		p.eval(`Object.keys(`+W+`.localStorage)`, &keys)
+		p.Eval(`Object.keys(`+W+`.localStorage)`, &keys)
 		if !strings.Contains(strings.Join(keys, ","), "widgetd:state:show:7") {
 			t.Errorf("state key not keyed by toolInfo: %v", keys)
 		}
@@ -170,36 +169,37 @@ func TestMCPAppsHost(t *testing.T) {
 
 	t.Run("log", func(t *testing.T) {
 		p := p.with(t)
-		p.eval(W+`.t.widget.log("info", {hello: 1})`, nil)
-		p.wait(`hostLog.some(e => e.t == "log")`)
-		eq(t, "log", p.hostLog("log")[0]["p"], map[string]any{"level": "info", "data": map[string]any{"hello": 1}, "logger": "widgetd"})
+		p.Eval(W+`.t.widget.log("info", {hello: 1})`, nil)
+		p.Wait(`hostLog.some(e => e.t == "log")`)
+		eq(t, "log", p.HostLog("log")[0]["p"], map[string]any{"level": "info", "data": map[string]any{"hello": 1}, "logger": "widgetd"})
 	})
 
 	t.Run("requestClose", func(t *testing.T) {
 		p := p.with(t)
 		p.run(`w => w.requestClose()`)
-		p.wait(`hostLog.some(e => e.t == "requestteardown")`)
+		p.Wait(`hostLog.some(e => e.t == "requestteardown")`)
 	})
 
 	t.Run("teardown", func(t *testing.T) {
 		p := p.with(t)
-		p.eval(`bridge.teardownResource({})`, nil)
-		eq(t, "onTeardown ran before the reply", p.str(W+`.document.getElementById("torn").textContent`), "yes")
+		p.Eval(`bridge.teardownResource({})`, nil)
+		eq(t, "onTeardown ran before the reply", p.Str(W+`.document.getElementById("torn").textContent`), "yes")
 	})
 }
 
 // TestMCPStatePersistsAcrossReload reloads the widget document and reads the
 // state back from storage keyed by the tool call.
 func TestMCPStatePersistsAcrossReload(t *testing.T) {
+	t.Parallel()
 	srv := serve(t)
 	p := open(t, srv, "/mcp-host", "/w/api", map[string]any{"input": toolInput, "result": toolResult})
-	p.wait(`hostLog.some(e => e.t == "initialized")`)
+	p.Wait(`hostLog.some(e => e.t == "initialized")`)
 	if r := p.run(`w => w.setState({count: 5})`); r["err"] != nil {
 		t.Fatal(r)
 	}
-	p.eval(W+`.location.reload()`, nil)
-	p.wait(`hostLog.filter(e => e.t == "initialized").length == 2 && ` + W + `.t`)
+	p.Eval(W+`.location.reload()`, nil)
+	p.Wait(`hostLog.filter(e => e.t == "initialized").length == 2 && ` + W + `.t`)
 	var st map[string]any
-	p.eval(W+`.t.run(async w => (await w.ready(), w.state))`, &st)
+	p.Eval(W+`.t.run(async w => (await w.ready(), w.state))`, &st)
 	eq(t, "state after reload", st["ok"], map[string]any{"count": 5})
 }

@@ -1,4 +1,4 @@
-package bridge
+package bridge_test
 
 import (
 	"strings"
@@ -11,23 +11,24 @@ func rawSession(t *testing.T) *page {
 	t.Helper()
 	srv := serve(t)
 	p := open(t, srv, "/raw-host", "/w/api", nil)
-	p.wait(W + `.t`)
-	p.eval(W+`.t.widget.configure({timeout: 300})`, nil)
-	p.eval(W+`.t.widget.toolInput`, nil) // first use starts the lazy handshake
-	p.wait(`rawLog.some(m => m.method == "ui/initialize")`)
-	p.eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {serverTools: {}}, hostContext: {theme: "light"}})`, nil)
-	p.wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
+	p.Wait(W + `.t`)
+	p.Eval(W+`.t.widget.configure({timeout: 300})`, nil)
+	p.Eval(W+`.t.widget.toolInput`, nil) // first use starts the lazy handshake
+	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {serverTools: {}}, hostContext: {theme: "light"}})`, nil)
+	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
 	return p
 }
 
 // TestBridgeUnits exercises the JSON-RPC core against a host driven by hand.
 func TestBridgeUnits(t *testing.T) {
+	t.Parallel()
 	p := rawSession(t)
 
 	t.Run("request ids never collide with numeric App ids", func(t *testing.T) {
 		p := p.with(t)
 		var ids []any
-		p.eval(`rawLog.filter(m => m.id !== undefined).map(m => m.id)`, &ids)
+		p.Eval(`rawLog.filter(m => m.id !== undefined).map(m => m.id)`, &ids)
 		for _, id := range ids {
 			if s, ok := id.(string); !ok || !strings.HasPrefix(s, "wd") {
 				t.Errorf("request id %v is not a bridge string id", id)
@@ -37,23 +38,23 @@ func TestBridgeUnits(t *testing.T) {
 
 	t.Run("responses correlate by id out of order", func(t *testing.T) {
 		p := p.with(t)
-		p.eval(`(`+W+`.t.a = `+W+`.t.widget.callTool("a", {}), `+W+`.t.b = `+W+`.t.widget.callTool("b", {}), 0)`, nil)
-		p.wait(`rawLog.filter(m => m.method == "tools/call").length == 2`)
-		p.eval(`(() => { const c = rawLog.filter(m => m.method == "tools/call");
+		p.Eval(`(`+W+`.t.a = `+W+`.t.widget.callTool("a", {}), `+W+`.t.b = `+W+`.t.widget.callTool("b", {}), 0)`, nil)
+		p.Wait(`rawLog.filter(m => m.method == "tools/call").length == 2`)
+		p.Eval(`(() => { const c = rawLog.filter(m => m.method == "tools/call");
 			toWidget({jsonrpc: "2.0", id: c[1].id, result: {structuredContent: {for: c[1].params.name}}});
 			toWidget({jsonrpc: "2.0", id: c[0].id, result: {structuredContent: {for: c[0].params.name}}}); })()`, nil)
 		var got []any
-		p.eval(`Promise.all([`+W+`.t.a, `+W+`.t.b]).then(r => r.map(x => x.structuredContent.for))`, &got)
+		p.Eval(`Promise.all([`+W+`.t.a, `+W+`.t.b]).then(r => r.map(x => x.structuredContent.for))`, &got)
 		eq(t, "results", got, []any{"a", "b"})
 	})
 
 	t.Run("host error becomes typed error", func(t *testing.T) {
 		p := p.with(t)
-		p.eval(`(`+W+`.t.e = `+W+`.t.run(w => w.callTool("boom", {})), 0)`, nil)
-		p.wait(`rawLog.some(m => m.params?.name == "boom")`)
-		p.eval(`toWidget({jsonrpc: "2.0", id: rawLog.find(m => m.params?.name == "boom").id, error: {code: -32000, message: "kaput"}})`, nil)
+		p.Eval(`(`+W+`.t.e = `+W+`.t.run(w => w.callTool("boom", {})), 0)`, nil)
+		p.Wait(`rawLog.some(m => m.params?.name == "boom")`)
+		p.Eval(`toWidget({jsonrpc: "2.0", id: rawLog.find(m => m.params?.name == "boom").id, error: {code: -32000, message: "kaput"}})`, nil)
 		var r map[string]any
-		p.eval(W+`.t.e`, &r)
+		p.Eval(W+`.t.e`, &r)
 		eq(t, "code", r["err"], "host")
 		eq(t, "feature", r["feature"], "tools/call")
 	})
@@ -66,47 +67,48 @@ func TestBridgeUnits(t *testing.T) {
 			t.Errorf("timeout message %q does not say the limit", r["msg"])
 		}
 		// A late answer after the timeout is ignored, not thrown.
-		p.eval(`toWidget({jsonrpc: "2.0", id: rawLog.find(m => m.params?.name == "never").id, result: {}})`, nil)
+		p.Eval(`toWidget({jsonrpc: "2.0", id: rawLog.find(m => m.params?.name == "never").id, result: {}})`, nil)
 	})
 
 	t.Run("unknown and malformed messages are ignored", func(t *testing.T) {
 		p := p.with(t)
 		for _, m := range []string{`"just a string"`, `{hello: 1}`, `{jsonrpc: "1.0", method: "ui/notifications/tool-result", params: {structuredContent: {bad: 1}}}`,
 			`{jsonrpc: "2.0", method: "ui/notifications/unknown", params: {}}`, `{jsonrpc: "2.0", id: "nobody", result: {}}`, `null`} {
-			p.eval(`toWidget(`+m+`)`, nil)
+			p.Eval(`toWidget(`+m+`)`, nil)
 		}
-		p.eval(`toWidget({jsonrpc: "2.0", id: 99, method: "ui/unknown-request", params: {}})`, nil)
-		p.wait(`rawLog.some(m => m.id == 99 && m.error)`)
+		p.Eval(`toWidget({jsonrpc: "2.0", id: 99, method: "ui/unknown-request", params: {}})`, nil)
+		p.Wait(`rawLog.some(m => m.id == 99 && m.error)`)
 		var e map[string]any
-		p.eval(`rawLog.find(m => m.id == 99).error`, &e)
+		p.Eval(`rawLog.find(m => m.id == 99).error`, &e)
 		eq(t, "method not found code", e["code"], -32601)
-		p.eval(`toWidget({jsonrpc: "2.0", id: 100, method: "ping"})`, nil)
-		p.wait(`rawLog.some(m => m.id == 100 && m.result)`)
-		eq(t, "output untouched", p.str(W+`.document.getElementById("output").textContent`), "")
+		p.Eval(`toWidget({jsonrpc: "2.0", id: 100, method: "ping"})`, nil)
+		p.Wait(`rawLog.some(m => m.id == 100 && m.result)`)
+		eq(t, "output untouched", p.Str(W+`.document.getElementById("output").textContent`), "")
 	})
 
 	t.Run("wrong event.source is ignored", func(t *testing.T) {
 		p := p.with(t)
 		bad := `{jsonrpc: "2.0", method: "ui/notifications/tool-result", params: {structuredContent: {evil: 1}}}`
-		p.eval(`fromSibling(`+bad+`)`, nil)
-		p.eval(W+`.postMessage(`+bad+`, "*")`, nil)
-		p.eval(`toWidget({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: {structuredContent: {good: 1}}})`, nil)
-		p.wait(W + `.document.getElementById("output").textContent != ""`)
-		eq(t, "only the parent's message rendered", p.str(W+`.document.getElementById("output").textContent`), `{"good":1}`)
+		p.Eval(`fromSibling(`+bad+`)`, nil)
+		p.Eval(W+`.postMessage(`+bad+`, "*")`, nil)
+		p.Eval(`toWidget({jsonrpc: "2.0", method: "ui/notifications/tool-result", params: {structuredContent: {good: 1}}})`, nil)
+		p.Wait(W + `.document.getElementById("output").textContent != ""`)
+		eq(t, "only the parent's message rendered", p.Str(W+`.document.getElementById("output").textContent`), `{"good":1}`)
 	})
 }
 
 // TestLazyHandshake: importing the bridge sends nothing until first use.
 func TestLazyHandshake(t *testing.T) {
+	t.Parallel()
 	srv := serve(t)
 	p := open(t, srv, "/raw-host", "/w/openai", nil)
-	p.wait(W + `.t`)
+	p.Wait(W + `.t`)
 	// The openai widget touched window.openai, so exactly one handshake starts.
-	p.wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
 	p2 := open(t, srv, "/raw-host", "/w/appclass", nil)
-	p2.wait(`rawLog.some(m => m.method == "ui/initialize")`)
-	p2.eval(`new Promise(r => setTimeout(r, 600))`, nil) // longer than adoptWait
+	p2.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p2.Eval(`new Promise(r => setTimeout(r, 600))`, nil) // longer than adoptWait
 	var ids []any
-	p2.eval(`rawLog.filter(m => m.method == "ui/initialize").map(m => m.id)`, &ids)
+	p2.Eval(`rawLog.filter(m => m.method == "ui/initialize").map(m => m.id)`, &ids)
 	eq(t, "only App's numeric-id handshake", ids, []any{0})
 }

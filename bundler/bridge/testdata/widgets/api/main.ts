@@ -1,5 +1,6 @@
 // Test widget written against the widgetd API only. It renders what the host
 // sends and exposes window.t so the Go test can drive actions.
+import "../widget.css";
 import widget, { WidgetdError } from "widgetd";
 
 const $ = (id: string) => document.getElementById(id)!;
@@ -18,6 +19,8 @@ widget.onTeardown(() => void ($("torn").textContent = "yes"));
 
 (window as any).t = {
   widget,
+  // Inline escaping: the bundler inlines this script in a <script> element.
+  tricky: "</script><!--<script>",
   grow: (px: number) => void ($("filler").style.height = px + "px"),
   run: async (f: (w: typeof widget) => unknown) => {
     try {

@@ -1,5 +1,6 @@
 // Test widget using only the official ext-apps App class (no widgetd API);
 // widgetd still injects its bridge ahead of this code.
+import "../widget.css";
 import { App } from "@modelcontextprotocol/ext-apps";
 
 const out = document.getElementById("app")!;

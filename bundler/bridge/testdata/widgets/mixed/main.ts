@@ -1,5 +1,6 @@
 // Test widget using the official App class AND the widgetd API at the same
 // time: the bridge must adopt App's session, never handshake a second time.
+import "../widget.css";
 import { App } from "@modelcontextprotocol/ext-apps";
 import { widget } from "widgetd";
 

@@ -1,5 +1,6 @@
 // Test widget written only against ChatGPT's window.openai API (no widgetd
 // import of its own): on MCP Apps hosts it runs through the bridge polyfill.
+import "../widget.css";
 const oa = (window as any).openai;
 const out = document.getElementById("app")!;
 const render = () => {

@@ -1,4 +1,6 @@
-// Test widget using the widgetd/react hooks.
+// Test widget using the widgetd/react hooks; a script entry, so it renders
+// into the default shell's #root.
+import "../widget.css";
 import { createElement as h, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { useCallTool, useDisplayMode, useTheme, useToolInput, useToolOutput, useWidgetState } from "widgetd/react";
@@ -20,4 +22,4 @@ function App() {
     h("div", { id: "call" }, add.loading ? "loading" : add.error ? "error" : JSON.stringify(add.data?.structuredContent ?? null)),
   );
 }
-createRoot(document.getElementById("app")!).render(h(StrictMode, null, h(App)));
+createRoot(document.getElementById("root")!).render(h(StrictMode, null, h(App)));

@@ -1,13 +1,21 @@
 // Real MCP Apps host for the browser tests: the ext-apps AppBridge over its
 // PostMessageTransport, driving one widget iframe (mcp-apps.md §4.3). Every
 // message the widget sends is recorded in window.hostLog for the Go test.
+//
+// startHost(src, data) loads the widget from src. data.input and data.result
+// are sent once the widget is initialized. A tools/call from the widget is
+// answered by POSTing its params to data.forward (a test endpoint that calls
+// the real MCP server) when set, else with data.tools[name] when given, else
+// with an echo of the call.
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 const H = window as any;
 const log: any[] = (H.hostLog = []);
 const rec = (t: string, p?: unknown) => log.push({ t, p: JSON.parse(JSON.stringify(p ?? null)) });
 
-H.startHost = async (src: string, data?: { input?: any; result?: any }) => {
+type HostData = { input?: any; result?: any; tools?: Record<string, any>; forward?: string };
+
+H.startHost = async (src: string, data?: HostData) => {
   const iframe = document.createElement("iframe");
   iframe.id = "w";
   iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
@@ -28,6 +36,12 @@ H.startHost = async (src: string, data?: { input?: any; result?: any }) => {
   );
   bridge.oncalltool = async (p) => {
     rec("calltool", p);
+    if (data?.forward) {
+      const r = await fetch(data.forward, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(p) });
+      if (!r.ok) throw new Error(`forward tools/call ${p.name}: ${r.status} ${await r.text()}`);
+      return await r.json();
+    }
+    if (data?.tools?.[p.name]) return data.tools[p.name];
     return { content: [{ type: "text", text: "called " + p.name }], structuredContent: { tool: p.name, echo: p.arguments ?? {} } };
   };
   bridge.onopenlink = async (p) => (rec("openlink", p), {});

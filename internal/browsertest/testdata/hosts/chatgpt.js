@@ -1,6 +1,8 @@
 // Stand-in for ChatGPT's host runtime inside the widget iframe: defines
 // window.openai (globals + methods, chatgpt-apps.md §1) before the widget's
-// scripts run, from state kept by the host page (window.parent.chatgptHost).
+// scripts run, from state kept by the host page (window.parent.chatgptHost):
+// its initial globals, and canned callTool results in chatgptHost.tools
+// (a call without one is echoed).
 (function () {
   var H = window.parent.chatgptHost;
   var rec = function (m, a) { H.log.push({ t: m, p: JSON.parse(JSON.stringify(a === undefined ? null : a)) }); };
@@ -15,7 +17,11 @@
     window.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals: p } }));
   }
   Object.assign(openai, {
-    callTool: function (name, args) { rec("callTool", { name: name, args: args }); return Promise.resolve({ content: [{ type: "text", text: "called " + name }], structuredContent: { tool: name, echo: args } }); },
+    callTool: function (name, args) {
+      rec("callTool", { name: name, args: args });
+      var canned = H.tools && H.tools[name];
+      return Promise.resolve(canned || { content: [{ type: "text", text: "called " + name }], structuredContent: { tool: name, echo: args } });
+    },
     sendFollowUpMessage: function (a) { rec("sendFollowUpMessage", a); return Promise.resolve(); },
     openExternal: function (a) { rec("openExternal", a); },
     requestDisplayMode: function (a) { rec("requestDisplayMode", a); set({ displayMode: a.mode }); return Promise.resolve({ mode: a.mode }); },

@@ -1,0 +1,158 @@
+package browsertest
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Timeouts of the page helpers. They are generous because the machine running
+// the tests may be busy; a passing test never waits for them.
+const (
+	// EvalTimeout bounds one evaluation (including an awaited promise).
+	EvalTimeout = 20 * time.Second
+	// WaitTimeout bounds Wait's polling.
+	WaitTimeout = 15 * time.Second
+)
+
+// W is the widget window expression inside every host page (the iframe with
+// id "w").
+const W = `document.getElementById("w").contentWindow`
+
+// Page is one tab of the browser, bound to a test. Its helpers fail the test
+// on any error, reporting what the page logged.
+type Page struct {
+	// T is the test the helpers report to.
+	T testing.TB
+	// Ctx is the chromedp context of the tab.
+	Ctx    context.Context
+	events *events
+}
+
+// With returns the same tab reporting to t (for subtests).
+func (p *Page) With(t testing.TB) *Page { return &Page{T: t, Ctx: p.Ctx, events: p.events} }
+
+// Navigate loads url in the tab and waits for it to load.
+func (p *Page) Navigate(url string) {
+	p.T.Helper()
+	ctx, cancel := context.WithTimeout(p.Ctx, EvalTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		p.T.Fatalf("navigate %s: %v%s", url, err, p.logDump())
+	}
+}
+
+// OpenHost navigates to a host page (see Hosts) and starts it on widgetURL:
+// it calls the page's startHost(widgetURL, args...), which creates the widget
+// iframe (id "w") and connects the host to it. The MCP host takes one
+// argument ({input, result, tools, forward}); the ChatGPT host takes the
+// initial window.openai globals and canned tool results.
+func (p *Page) OpenHost(hostURL, widgetURL string, args ...any) {
+	p.T.Helper()
+	p.Navigate(hostURL)
+	p.Wait(`typeof startHost == "function"`)
+	call := "startHost(" + JS(widgetURL)
+	for _, a := range args {
+		call += ", " + JS(a)
+	}
+	p.Eval(call+")", nil)
+}
+
+// Eval evaluates expr (awaiting a promise) and decodes its JSON value into
+// out, which may be nil.
+func (p *Page) Eval(expr string, out any) {
+	p.T.Helper()
+	ctx, cancel := context.WithTimeout(p.Ctx, EvalTimeout)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => JSON.stringify(await (`+expr+`)) ?? "null")()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.T.Fatalf("eval %s: %v%s", expr, err, p.logDump())
+	}
+	if out != nil {
+		if err := json.Unmarshal([]byte(s), out); err != nil {
+			p.T.Fatalf("eval %s = %s: %v", expr, s, err)
+		}
+	}
+}
+
+// Str evaluates expr to a string.
+func (p *Page) Str(expr string) string {
+	p.T.Helper()
+	var s string
+	p.Eval(expr, &s)
+	return s
+}
+
+// Wait polls expr until it is truthy (exceptions count as false), failing
+// after WaitTimeout with the host's log and what the page logged.
+func (p *Page) Wait(expr string) {
+	p.T.Helper()
+	deadline := time.Now().Add(WaitTimeout)
+	for {
+		var ok bool
+		p.Eval(`!!(()=>{try{return `+expr+`}catch{return false}})()`, &ok)
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var log any
+			p.Eval(`window.hostLog || window.chatgptHost?.log || window.rawLog || null`, &log)
+			b, _ := json.Marshal(log)
+			p.T.Fatalf("timed out waiting for %s; host log: %s%s", expr, b, p.logDump())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// HostLog returns the entries of type typ that the MCP Apps or ChatGPT host
+// recorded (window.hostLog or chatgptHost.log), each {t, p}.
+func (p *Page) HostLog(typ string) []map[string]any {
+	p.T.Helper()
+	var out []map[string]any
+	p.Eval(fmt.Sprintf(`(window.hostLog || chatgptHost.log).filter(e => e.t == %q)`, typ), &out)
+	return out
+}
+
+// Logged returns what the page reported on its own so far: uncaught
+// exceptions, console errors and warnings, and browser log entries such as
+// CSP violations and failed loads, one line each.
+func (p *Page) Logged() []string { return p.events.all() }
+
+// NoErrors fails the test if the page threw, logged an error, or the browser
+// reported a CSP violation or a failed load.
+func (p *Page) NoErrors() {
+	p.T.Helper()
+	var bad []string
+	for _, l := range p.Logged() {
+		if strings.HasPrefix(l, "exception:") || strings.HasPrefix(l, "console.error:") ||
+			strings.HasPrefix(l, "log security") || strings.HasPrefix(l, "log network error") {
+			bad = append(bad, l)
+		}
+	}
+	if len(bad) > 0 {
+		p.T.Errorf("page reported errors:\n  %s", strings.Join(bad, "\n  "))
+	}
+}
+
+func (p *Page) logDump() string {
+	l := p.Logged()
+	if len(l) == 0 {
+		return ""
+	}
+	return "\npage log:\n  " + strings.Join(l, "\n  ")
+}
+
+// JS marshals v as a JavaScript literal.
+func JS(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		// An expression that fails loudly where it is evaluated.
+		return fmt.Sprintf("(() => { throw new Error(%q) })()", fmt.Sprintf("browsertest.JS(%T): %v", v, err))
+	}
+	return string(b)
+}
