@@ -194,6 +194,9 @@ func (h *Hosts) Handler() http.Handler {
 		w.Header().Set("Content-Type", "text/javascript")
 		_, _ = w.Write(h.mcpHost)
 	})
+	mux.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent) // no failed load in the page log
+	})
 	mux.Handle("GET "+ChatGPTHostPath, static("chatgpt-host.html", "text/html; charset=utf-8"))
 	mux.Handle("GET "+RawHostPath, static("raw-host.html", "text/html; charset=utf-8"))
 	mux.Handle("GET "+ChatGPTScriptPath, static("chatgpt.js", "text/javascript"))

@@ -124,13 +124,15 @@ func (p *Page) HostLog(typ string) []map[string]any {
 func (p *Page) Logged() []string { return p.events.all() }
 
 // NoErrors fails the test if the page threw, logged an error, or the browser
-// reported a CSP violation or a failed load.
+// reported a CSP violation (a security error) or a failed load. Warnings,
+// such as Chromium's note on sandbox="allow-scripts allow-same-origin" that
+// every MCP Apps host uses, do not count.
 func (p *Page) NoErrors() {
 	p.T.Helper()
 	var bad []string
 	for _, l := range p.Logged() {
 		if strings.HasPrefix(l, "exception:") || strings.HasPrefix(l, "console.error:") ||
-			strings.HasPrefix(l, "log security") || strings.HasPrefix(l, "log network error") {
+			strings.HasPrefix(l, "log security error") || strings.HasPrefix(l, "log network error") {
 			bad = append(bad, l)
 		}
 	}

@@ -1,0 +1,367 @@
+package e2e_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/browsertest"
+)
+
+// shared is the one Chromium and the bundled test hosts of this test binary.
+var shared browsertest.Shared
+
+func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+
+// W is the widget window inside a host page.
+const W = browsertest.W
+
+// example is one example widget with a realistic tool call and what it must
+// render for it.
+type example struct {
+	name   string
+	input  map[string]any
+	result map[string]any // the CallToolResult the tool returned
+	// want maps a CSS selector inside the widget to its expected textContent.
+	want map[string]string
+	// wait are extra conditions on the widget window w that must hold.
+	wait []string
+	// refresh, when set, is the widget's own tools/call: clicking button
+	// must call the tool and render refresh's result into selector.
+	refresh *refresh
+}
+
+type refresh struct {
+	button, selector, text string
+	result                 map[string]any
+}
+
+// examples mirrors the tools of examples/mcpserver.
+func examples() []example {
+	return []example{
+		{
+			name:  "hello",
+			input: map[string]any{"name": "Ada"},
+			result: map[string]any{
+				"content":           []any{map[string]any{"type": "text", "text": "Greeted Ada."}},
+				"structuredContent": map[string]any{"name": "Ada", "message": "Greetings from a Go MCP server with embedded widgets."},
+			},
+			want: map[string]string{
+				".hello__title":   "Hello, Ada!",
+				".hello__message": "Greetings from a Go MCP server with embedded widgets.",
+			},
+		},
+		{
+			name:  "weather",
+			input: map[string]any{"city": "Oslo"},
+			result: map[string]any{
+				"content": []any{map[string]any{"type": "text", "text": "Forecast for Oslo: 3 days."}},
+				"structuredContent": map[string]any{"city": "Oslo", "unit": "C", "days": []any{
+					map[string]any{"day": "Mon", "high": 3, "low": -2, "summary": "Snow"},
+					map[string]any{"day": "Tue", "high": 5, "low": 0, "summary": "Cloudy"},
+					map[string]any{"day": "Wed", "high": 7, "low": 1, "summary": "Rain"},
+				}},
+			},
+			want: map[string]string{
+				"h1":                 "Oslo",
+				"ol li:nth-child(1)": "Mon3°C / -2°CSnow",
+				"ol li:nth-child(3)": "Wed7°C / 1°CRain",
+			},
+			wait: []string{
+				`w.document.querySelectorAll("ol li").length == 3`,
+				// The sun icon (an asset file) loaded under the CSP.
+				`w.document.querySelector("h1 img").complete && w.document.querySelector("h1 img").naturalWidth > 0`,
+			},
+		},
+		{
+			name:  "get-time",
+			input: map[string]any{},
+			result: map[string]any{
+				"content":           []any{map[string]any{"type": "text", "text": "The server time is 2026-01-26T09:00:00Z."}},
+				"structuredContent": map[string]any{"time": "2026-01-26T09:00:00Z"},
+			},
+			want: map[string]string{"#server-time": "2026-01-26T09:00:00Z"},
+			refresh: &refresh{button: "#get-time-btn", selector: "#server-time", text: "2026-01-26T09:00:05Z", result: map[string]any{
+				"content":           []any{map[string]any{"type": "text", "text": "The server time is 2026-01-26T09:00:05Z."}},
+				"structuredContent": map[string]any{"time": "2026-01-26T09:00:05Z"},
+			}},
+		},
+	}
+}
+
+// build is one build of the example widgets: manifest entries and HTML.
+type build struct {
+	widgets map[string]assets.Widget
+	html    map[string][]byte
+}
+
+func (b *build) add(w assets.Widget, doc []byte) {
+	b.widgets[w.Name] = w
+	b.html[w.Name] = doc
+}
+
+// widgetsDir returns the example widgets folder, failing unless its npm
+// dependencies (React, for the weather widget) are installed.
+func widgetsDir(t *testing.T) string {
+	t.Helper()
+	dir := browsertest.RepoPath(t, "widgets")
+	browsertest.RequireNodeModules(t, dir, "react", "react-dom")
+	return dir
+}
+
+// TestExampleWidgets builds widgets/ with the real pipeline, inline and
+// external, and renders every example widget in the real AppBridge host and
+// in the ChatGPT host.
+func TestExampleWidgets(t *testing.T) {
+	dir := widgetsDir(t)
+
+	t.Run("inline", func(t *testing.T) {
+		t.Parallel()
+		root := t.TempDir()
+		b, err := bundler.New(bundler.Options{Root: root, WidgetsDir: dir, OutDir: filepath.Join(root, "dist"), NoCompress: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		start := time.Now()
+		out, err := b.Assemble(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("assembled %d widgets inline in %v", len(out.Manifest.Widgets), time.Since(start).Round(time.Millisecond))
+		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
+		for _, w := range out.Manifest.Widgets {
+			if !w.Inline || len(w.Files) != 0 {
+				t.Errorf("widget %s: want inline with no files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
+			}
+			bw.add(w, out.Files[w.HTML])
+		}
+		renderAll(t, bw, nil)
+	})
+
+	t.Run("external", func(t *testing.T) {
+		t.Parallel()
+		// The asset origin must exist before the build names it.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		public := "http://" + ln.Addr().String()
+		root := t.TempDir()
+		dist := filepath.Join(root, "dist")
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		start := time.Now()
+		res, err := bundler.Build(ctx, bundler.Options{Root: root, WidgetsDir: dir, OutDir: dist, PublicURL: public})
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		t.Logf("built %d widgets external (with precompression) in %v", len(res.Manifest.Widgets), time.Since(start).Round(time.Millisecond))
+		reg, err := assets.Load(os.DirFS(dist))
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
+		srv := httptest.NewUnstartedServer(origin)
+		srv.Listener.Close()
+		srv.Listener = ln
+		srv.Start()
+		t.Cleanup(srv.Close)
+
+		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
+		for _, w := range reg.Manifest().Widgets {
+			if w.Inline || len(w.Files) == 0 {
+				t.Errorf("widget %s: want external files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
+			}
+			if !strings.Contains(w.CSP, public) {
+				t.Errorf("widget %s: CSP does not allow the public origin %s: %q", w.Name, public, w.CSP)
+			}
+			doc, err := os.ReadFile(filepath.Join(dist, w.HTML))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(doc), public+"/") {
+				t.Errorf("widget %s: HTML does not load from %s: %s", w.Name, public, doc)
+			}
+			bw.add(w, doc)
+		}
+		renderAll(t, bw, func(t *testing.T, w assets.Widget) {
+			for _, f := range w.Files {
+				enc, ok := origin.get("/" + f)
+				if !ok {
+					t.Errorf("widget %s: %s never fetched from the asset origin (fetched: %v)", w.Name, f, origin.paths())
+					continue
+				}
+				if isText(f) && enc != "gzip" && enc != "br" {
+					t.Errorf("widget %s: %s served with Content-Encoding %q, want a precompressed variant", w.Name, f, enc)
+				}
+			}
+		})
+	})
+}
+
+func isText(p string) bool {
+	return strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") || strings.HasSuffix(p, ".svg")
+}
+
+// renderAll renders every example, in both hosts, as parallel subtests, and
+// runs after(t, widget) once the widget has rendered.
+func renderAll(t *testing.T, bw *build, after func(*testing.T, assets.Widget)) {
+	t.Helper()
+	hosts := shared.Hosts(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", hosts.Handler())
+	for name, w := range bw.widgets {
+		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(bw.html[name], w.CSP))
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+
+	for _, ex := range examples() {
+		w, ok := bw.widgets[ex.name]
+		if !ok {
+			t.Errorf("build has no %s widget", ex.name)
+			continue
+		}
+		t.Run(ex.name+"/mcp-apps", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			data := map[string]any{"input": ex.input, "result": ex.result}
+			if ex.refresh != nil {
+				data["tools"] = map[string]any{ex.name: ex.refresh.result}
+			}
+			p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+ex.name, data)
+			p.Wait(`hostLog.some(e => e.t == "initialized")`)
+			rendered(p, ex)
+			p.Wait(`hostLog.some(e => e.t == "size" && e.p.height > 0)`)
+			if ex.refresh != nil {
+				click(p, ex)
+				calls := p.HostLog("calltool")
+				if len(calls) != 1 || browsertest.JS(calls[0]["p"]) != browsertest.JS(map[string]any{"name": ex.name, "arguments": map[string]any{}}) {
+					t.Errorf("host saw tools/call %v, want one call of %q with {}", calls, ex.name)
+				}
+			}
+			if after != nil {
+				after(t, w)
+			}
+			p.NoErrors()
+		})
+		t.Run(ex.name+"/chatgpt", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			globals := map[string]any{"toolInput": ex.input, "toolOutput": ex.result["structuredContent"], "toolResponseMetadata": ex.result["_meta"]}
+			tools := map[string]any{}
+			if ex.refresh != nil {
+				tools[ex.name] = ex.refresh.result
+			}
+			p.OpenHost(srv.URL+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, globals, tools)
+			p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
+			rendered(p, ex)
+			p.Wait(`chatgptHost.log.some(e => e.t == "notifyIntrinsicHeight" && e.p > 0)`)
+			if ex.refresh != nil {
+				click(p, ex)
+				calls := p.HostLog("callTool")
+				if len(calls) != 1 || browsertest.JS(calls[0]["p"]) != browsertest.JS(map[string]any{"name": ex.name, "args": map[string]any{}}) {
+					t.Errorf("window.openai.callTool saw %v, want one call of %q with {}", calls, ex.name)
+				}
+			}
+			if after != nil {
+				after(t, w)
+			}
+			p.NoErrors()
+		})
+	}
+}
+
+// rendered waits until the widget shows what ex wants.
+func rendered(p *browsertest.Page, ex example) {
+	p.T.Helper()
+	sels := make([]string, 0, len(ex.want))
+	for sel := range ex.want {
+		sels = append(sels, sel)
+	}
+	slices.Sort(sels)
+	for _, sel := range sels {
+		p.Wait(W + `.document.querySelector(` + browsertest.JS(sel) + `)?.textContent == ` + browsertest.JS(ex.want[sel]))
+	}
+	for _, cond := range ex.wait {
+		p.Wait(`((w) => ` + cond + `)(` + W + `)`)
+	}
+}
+
+// click presses the widget's refresh button and waits for the new result.
+func click(p *browsertest.Page, ex example) {
+	p.T.Helper()
+	r := ex.refresh
+	p.Eval(W+`.document.querySelector(`+browsertest.JS(r.button)+`).click()`, nil)
+	p.Wait(W + `.document.querySelector(` + browsertest.JS(r.selector) + `)?.textContent == ` + browsertest.JS(r.text))
+}
+
+// requestLog wraps the asset origin and remembers, per path, the
+// Content-Encoding of the last 200 response.
+type requestLog struct {
+	h    http.Handler
+	mu   sync.Mutex
+	seen map[string]string
+}
+
+func (l *requestLog) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	rec := &statusWriter{ResponseWriter: w}
+	l.h.ServeHTTP(rec, r)
+	if rec.status == http.StatusOK {
+		l.mu.Lock()
+		l.seen[r.URL.Path] = w.Header().Get("Content-Encoding")
+		l.mu.Unlock()
+	}
+}
+
+func (l *requestLog) get(p string) (string, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	enc, ok := l.seen[p]
+	return enc, ok
+}
+
+func (l *requestLog) paths() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for p := range l.seen {
+		out = append(out, p)
+	}
+	slices.Sort(out)
+	return out
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	return s.ResponseWriter.Write(b)
+}
