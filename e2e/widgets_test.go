@@ -206,6 +206,7 @@ func TestExampleWidgets(t *testing.T) {
 					t.Errorf("widget %s: %s never fetched from the asset origin (fetched: %v)", w.Name, f, origin.paths())
 					continue
 				}
+				t.Logf("%s served cross-origin with Content-Encoding %q", f, enc)
 				if isText(f) && enc != "gzip" && enc != "br" {
 					t.Errorf("widget %s: %s served with Content-Encoding %q, want a precompressed variant", w.Name, f, enc)
 				}
