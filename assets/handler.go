@@ -93,6 +93,17 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	h["Timing-Allow-Origin"] = hStar
 	h["X-Content-Type-Options"] = hNosniff
 
+	// Methods no resource supports are refused before the path is looked
+	// at, so PUT, TRACE or an authority-form CONNECT get 405 with Allow on
+	// any target, not a 404 that hides which methods exist.
+	switch req.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+	default:
+		h["Allow"] = hAllow
+		plainError(w, http.StatusMethodNotAllowed)
+		return
+	}
+
 	p, status := o.lookupPath(req)
 	if status != 0 {
 		plainError(w, status)
@@ -109,14 +120,8 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 
-	switch req.Method {
-	case http.MethodGet, http.MethodHead:
-	case http.MethodOptions:
+	if req.Method == http.MethodOptions {
 		preflight(w, req)
-		return
-	default:
-		h["Allow"] = hAllow
-		plainError(w, http.StatusMethodNotAllowed)
 		return
 	}
 

@@ -143,6 +143,7 @@ func TestHandlerHeaders(t *testing.T) {
 		{"healthz", "GET", "/healthz", nil, want{200, map[string]string{"Cache-Control": "no-store"}, "ok"}},
 		{"POST 405", "POST", jsURL, nil, want{405, map[string]string{"Allow": "GET, HEAD, OPTIONS"}, "405"}},
 		{"DELETE 405", "DELETE", jsURL, nil, want{405, map[string]string{"Allow": "GET, HEAD, OPTIONS"}, "405"}},
+		{"PUT unknown path 405", "PUT", "/assets/nope-ABCDEF12.js", nil, want{405, map[string]string{"Allow": "GET, HEAD, OPTIONS"}, "405"}},
 		{"preflight", "OPTIONS", jsURL, map[string]string{"Origin": "https://abc.claudemcpcontent.com", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "range"}, want{204, map[string]string{
 			"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "GET, HEAD", "Access-Control-Allow-Headers": "range", "Access-Control-Max-Age": "86400"}, "empty"}},
 		{"plain OPTIONS", "OPTIONS", jsURL, nil, want{204, map[string]string{"Allow": "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": ""}, "empty"}},
