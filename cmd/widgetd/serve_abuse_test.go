@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+)
+
+// startAbuseServer runs widgetd serve's handler (access log and metrics on,
+// as in production) with newHTTPServer and the given limits on loopback.
+func startAbuseServer(t *testing.T, lim serverLimits) (addr string, d *assetstest.Dist) {
+	t.Helper()
+	d = assetstest.New(t, assetstest.Options{})
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := newServeHandler(reg, serveConfig{dir: d.Dir, basePath: "/", accessLog: true, metrics: true}, logger)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := newHTTPServer(context.Background(), h, logger, lim)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String(), d
+}
+
+// rawRequest writes req on a new connection and reads one response.
+func rawRequest(t *testing.T, addr, req string) (*http.Response, string) {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := io.WriteString(c, req); err != nil {
+		t.Fatalf("write %q: %v", firstLine(req), err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatalf("%q: reading response: %v", firstLine(req), err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(body)
+}
+
+func firstLine(s string) string {
+	if i := strings.Index(s, "\r\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// TestServeDefaultLimits pins the limits docs/serving.md documents, since the
+// abuse tests below run with shorter timeouts.
+func TestServeDefaultLimits(t *testing.T) {
+	want := serverLimits{readHeader: 5 * time.Second, read: 10 * time.Second, write: 30 * time.Second, idle: 120 * time.Second, maxHeaderBytes: 16 << 10}
+	if got := defaultServerLimits(); got != want {
+		t.Errorf("defaultServerLimits() = %+v, want %+v (update docs/serving.md with the change)", got, want)
+	}
+	srv := newHTTPServer(context.Background(), http.NotFoundHandler(), slog.New(slog.NewJSONHandler(io.Discard, nil)), want)
+	if srv.ReadHeaderTimeout != want.readHeader || srv.ReadTimeout != want.read || srv.WriteTimeout != want.write ||
+		srv.IdleTimeout != want.idle || srv.MaxHeaderBytes != want.maxHeaderBytes {
+		t.Errorf("newHTTPServer does not apply the limits: %+v", srv)
+	}
+}
+
+// TestServeSlowHeaders opens many connections that send their headers one
+// byte at a time. A normal client must still be served while they hang, and
+// ReadHeaderTimeout must cut every slow one.
+func TestServeSlowHeaders(t *testing.T) {
+	lim := defaultServerLimits()
+	lim.readHeader = 1500 * time.Millisecond
+	addr, d := startAbuseServer(t, lim)
+
+	const slowClients = 64
+	type outcome struct {
+		cutAfter time.Duration
+		err      error
+	}
+	results := make(chan outcome, slowClients)
+	ready := make(chan struct{}, slowClients)
+	var wg sync.WaitGroup
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i := 0; i < slowClients; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c, err := net.DialTimeout("tcp", addr, 5*time.Second)
+			if err != nil {
+				results <- outcome{err: err}
+				ready <- struct{}{}
+				return
+			}
+			defer c.Close()
+			start := time.Now()
+			// The reader notices when the server closes the connection.
+			closed := make(chan error, 1)
+			go func() {
+				_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
+				b, err := io.ReadAll(c)
+				if err == nil && len(b) > 0 && !strings.HasPrefix(string(b), "HTTP/1.1 408") {
+					err = fmt.Errorf("server answered a request it never finished reading: %q", b)
+				}
+				closed <- err
+			}()
+			// The request line and Host arrive at once, then the rest of the
+			// header one byte every 50ms: the server has started reading the
+			// request and is waiting for the end of its header.
+			if _, err := fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: origin.test\r\n", d.Asset); err != nil {
+				ready <- struct{}{}
+				results <- outcome{err: err}
+				return
+			}
+			ready <- struct{}{}
+			head := fmt.Sprintf("X-Slow-%d: ", i)
+			sent := 0
+			for {
+				b := byte('a')
+				if sent < len(head) {
+					b = head[sent]
+				}
+				if _, err := c.Write([]byte{b}); err != nil {
+					break // the server closed the connection
+				}
+				sent++
+				select {
+				case err := <-closed:
+					results <- outcome{cutAfter: time.Since(start), err: err}
+					return
+				case <-ctx.Done():
+					results <- outcome{err: errors.New("test ended")}
+					return
+				case <-time.After(50 * time.Millisecond):
+				}
+				if time.Since(start) > 15*time.Second {
+					results <- outcome{err: errors.New("still open after 15s")}
+					return
+				}
+			}
+			results <- outcome{cutAfter: time.Since(start), err: <-closed}
+		}(i)
+	}
+	for i := 0; i < slowClients; i++ {
+		<-ready
+	}
+
+	// While every slow client is mid-header, a normal client is served.
+	tr := &http.Transport{DisableCompression: true}
+	defer tr.CloseIdleConnections()
+	c := &http.Client{Transport: tr, Timeout: 10 * time.Second}
+	for i := 0; i < 5; i++ {
+		req, _ := http.NewRequest("GET", "http://"+addr+"/"+d.Asset, nil)
+		req.Header.Set("Accept-Encoding", "br")
+		start := time.Now()
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatalf("normal request while %d slow clients hang: %v", slowClients, err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if took := time.Since(start); resp.StatusCode != 200 || took >= lim.readHeader {
+			t.Errorf("normal request while slow clients hang: %d after %s; want 200 before the slow clients are cut (%s)", resp.StatusCode, took, lim.readHeader)
+		}
+	}
+
+	wg.Wait()
+	close(results)
+	n := 0
+	for r := range results {
+		n++
+		if r.err != nil {
+			t.Errorf("slow client: %v", r.err)
+			continue
+		}
+		if r.cutAfter < lim.readHeader-100*time.Millisecond || r.cutAfter > lim.readHeader+5*time.Second {
+			t.Errorf("slow client cut after %s, want about ReadHeaderTimeout (%s)", r.cutAfter, lim.readHeader)
+		}
+	}
+	if n != slowClients {
+		t.Errorf("%d slow client results, want %d", n, slowClients)
+	}
+}
+
+// TestServeOversizedHeaders: headers past MaxHeaderBytes get 431, headers
+// under it are served.
+func TestServeOversizedHeaders(t *testing.T) {
+	addr, d := startAbuseServer(t, defaultServerLimits())
+	for _, tc := range []struct {
+		name string
+		hdr  string
+		want int
+	}{
+		{"12KiB header", "X-Pad: " + strings.Repeat("a", 12<<10) + "\r\n", 200},
+		{"64KiB header", "X-Pad: " + strings.Repeat("a", 64<<10) + "\r\n", 431},
+		{"1MiB header", "X-Pad: " + strings.Repeat("a", 1<<20) + "\r\n", 431},
+		{"2000 small headers", strings.Repeat("X-Many: abcdefghijklmnop\r\n", 2000), 431},
+		{"64KiB request line", "", 431},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			target := "/" + d.Asset
+			if tc.name == "64KiB request line" {
+				target += "?" + strings.Repeat("q", 64<<10)
+			}
+			resp, _ := rawRequest(t, addr, "GET "+target+" HTTP/1.1\r\nHost: origin.test\r\n"+tc.hdr+"\r\n")
+			if resp.StatusCode != tc.want {
+				t.Errorf("status %d, want %d", resp.StatusCode, tc.want)
+			}
+		})
+	}
+}
+
+// TestServeOddMethods: only GET, HEAD and OPTIONS are served; other methods
+// get 405 with Allow, malformed request lines and method tokens get 400.
+func TestServeOddMethods(t *testing.T) {
+	addr, d := startAbuseServer(t, defaultServerLimits())
+	const allow = "GET, HEAD, OPTIONS"
+	for _, tc := range []struct {
+		name, line string
+		want       int
+	}{
+		{"PUT", "PUT /" + d.Asset + " HTTP/1.1", 405},
+		{"DELETE", "DELETE /" + d.Asset + " HTTP/1.1", 405},
+		{"PATCH", "PATCH /manifest.json HTTP/1.1", 405},
+		{"POST", "POST /counter.html HTTP/1.1", 405},
+		{"TRACE", "TRACE /" + d.Asset + " HTTP/1.1", 405},
+		{"CONNECT path", "CONNECT /" + d.Asset + " HTTP/1.1", 405},
+		{"PROPFIND", "PROPFIND /" + d.Asset + " HTTP/1.1", 405},
+		{"unknown token", "BREW /" + d.Asset + " HTTP/1.1", 405},
+		{"lower-case get", "get /" + d.Asset + " HTTP/1.1", 405},
+		{"CONNECT authority", "CONNECT origin.test:443 HTTP/1.1", 405},
+		{"PUT unknown path", "PUT /nope HTTP/1.1", 405},
+		{"garbage method", "G@T /" + d.Asset + " HTTP/1.1", 400},
+		{"method with control byte", "GE\x01T /" + d.Asset + " HTTP/1.1", 400},
+		{"no version", "GET /" + d.Asset, 400},
+		{"bad version", "GET /" + d.Asset + " HTTP/9.x", 400},
+		{"binary line", "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03", 400},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			body := ""
+			if strings.HasPrefix(tc.line, "PUT /a") || strings.HasPrefix(tc.line, "PATCH") || strings.HasPrefix(tc.line, "POST") {
+				body = "Content-Length: 5\r\n\r\nhello"
+			} else {
+				body = "\r\n"
+			}
+			resp, _ := rawRequest(t, addr, tc.line+"\r\nHost: origin.test\r\n"+body)
+			if resp.StatusCode != tc.want {
+				t.Errorf("%q: status %d, want %d", tc.line, resp.StatusCode, tc.want)
+			}
+			if tc.want == 405 && resp.Header.Get("Allow") != allow {
+				t.Errorf("%q: Allow %q, want %q", tc.line, resp.Header.Get("Allow"), allow)
+			}
+			if resp.StatusCode < 400 {
+				t.Errorf("%q was served", tc.line)
+			}
+		})
+	}
+}
