@@ -145,6 +145,25 @@ func ParseTool(data []byte) (Tool, error) {
 	return t, nil
 }
 
+// CheckSDKTools audits tool values of any MCP SDK (anything that marshals to
+// the tools/list JSON shape, such as *mcp.Tool of the official go-sdk or
+// mcp.Tool of mcp-go) against res; name gives each tool's name for errors.
+func CheckSDKTools[T any](res Resources, name func(T) string, tools ...T) ([]Finding, error) {
+	parsed := make([]Tool, 0, len(tools))
+	for _, t := range tools {
+		data, err := json.Marshal(t)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", name(t), err)
+		}
+		pt, err := ParseTool(data)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: %w", name(t), err)
+		}
+		parsed = append(parsed, pt)
+	}
+	return CheckTools(parsed, res), nil
+}
+
 // Resources lists the ui:// URIs a server answers resources/read for.
 // *assets.Registry implements it (its URIs method lists the current hashed
 // URIs, the unhashed aliases and the retained builds' URIs).

@@ -1,9 +1,6 @@
 package gosdk
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
@@ -16,17 +13,5 @@ import (
 // start-up and refuse to serve on error-level findings, so a store review
 // never finds what the server could have.
 func Audit(reg *assets.Registry, tools ...*mcp.Tool) ([]audit.Finding, error) {
-	parsed := make([]audit.Tool, 0, len(tools))
-	for _, t := range tools {
-		data, err := json.Marshal(t)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", t.Name, err)
-		}
-		pt, err := audit.ParseTool(data)
-		if err != nil {
-			return nil, fmt.Errorf("tool %q: %w", t.Name, err)
-		}
-		parsed = append(parsed, pt)
-	}
-	return audit.CheckTools(parsed, reg), nil
+	return audit.CheckSDKTools(reg, func(t *mcp.Tool) string { return t.Name }, tools...)
 }
