@@ -13,7 +13,6 @@ import (
 // the sandbox origin under its strict CSP, renders the tool output.
 func TestPreviewRendersToolOutput(t *testing.T) {
 	d := startDev(t, nil)
-	bctx := browser(t)
 	cases := []struct {
 		widget, host, want string
 	}{
@@ -26,7 +25,7 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.widget+"/"+c.host, func(t *testing.T) {
-			p := openPage(t, bctx, d.PreviewURL()+"preview/"+c.widget+"?host="+c.host)
+			p := openPage(t, d.PreviewURL()+"preview/"+c.widget+"?host="+c.host)
 			p.waitFrameText(c.want, 30*time.Second)
 			var host string
 			if err := p.eval(`widgetdDev.host`, &host); err != nil || host != c.host {
@@ -60,10 +59,9 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 // preview's editable response under both hosts and logged.
 func TestWidgetCallTool(t *testing.T) {
 	d := startDev(t, nil)
-	bctx := browser(t)
 	for _, host := range []string{"mcp", "chatgpt"} {
 		t.Run(host, func(t *testing.T) {
-			p := openPage(t, bctx, d.PreviewURL()+"preview/get-time?host="+host)
+			p := openPage(t, d.PreviewURL()+"preview/get-time?host="+host)
 			p.waitFrameText("2026-01-02T03:04:05Z", 30*time.Second)
 			p.clickInFrame("#get-time-btn")
 			p.waitFrameText("edited-response-time", 20*time.Second)
@@ -84,10 +82,9 @@ func TestWidgetCallTool(t *testing.T) {
 // the widget with the new content, without reloading the page.
 func TestLiveReload(t *testing.T) {
 	d := startDev(t, nil)
-	bctx := browser(t)
 	for _, host := range []string{"mcp", "chatgpt"} {
 		t.Run(host, func(t *testing.T) {
-			p := openPage(t, bctx, d.PreviewURL()+"preview/weather?host="+host)
+			p := openPage(t, d.PreviewURL()+"preview/weather?host="+host)
 			p.waitFrameText("Oslo", 30*time.Second)
 			var mounts int
 			_ = p.eval(`widgetdDev.mounts`, &mounts)
@@ -119,8 +116,7 @@ func TestLiveReload(t *testing.T) {
 // and checks the preview recovers by itself.
 func TestBuildErrorOverlay(t *testing.T) {
 	d := startDev(t, nil)
-	bctx := browser(t)
-	p := openPage(t, bctx, d.PreviewURL()+"preview/hello")
+	p := openPage(t, d.PreviewURL()+"preview/hello")
 	p.waitFrameText("Hello, Ada!", 30*time.Second)
 
 	var original string
@@ -184,10 +180,9 @@ func TestCSPViolationReported(t *testing.T) {
 			"const probe = new Image();\nprobe.src = \"https://img.example.com/pic.png\";\n"
 	})
 	d.nextBuild(t, 30*time.Second)
-	bctx := browser(t)
 	for _, host := range []string{"mcp", "chatgpt"} {
 		t.Run(host, func(t *testing.T) {
-			p := openPage(t, bctx, d.PreviewURL()+"preview/hello?host="+host)
+			p := openPage(t, d.PreviewURL()+"preview/hello?host="+host)
 			p.waitFrameText("Hello, Ada!", 30*time.Second)
 			want := map[string]string{"https://api.example.com": "csp.connectDomains", "https://img.example.com": "csp.resourceDomains"}
 			p.waitFor("both violations with their fields", 20*time.Second, func() string {
@@ -230,13 +225,12 @@ func TestCSPViolationReported(t *testing.T) {
 // flagged and blocks sending.
 func TestHostControls(t *testing.T) {
 	d := startDev(t, nil)
-	bctx := browser(t)
 	for _, c := range []struct{ host, want string }{
 		{"mcp", `out ui/notifications/host-context-changed {"theme":"dark"}`},
 		{"chatgpt", `out openai:set_globals {"theme":"dark","displayMode":"inline","maxHeight":600,"locale":"en-US","view":{"mode":"inline"}}`},
 	} {
 		t.Run(c.host, func(t *testing.T) {
-			p := openPage(t, bctx, d.PreviewURL()+"preview/hello?host="+c.host)
+			p := openPage(t, d.PreviewURL()+"preview/hello?host="+c.host)
 			p.waitFrameText("Hello, Ada!", 30*time.Second)
 			var ok bool
 			if err := p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return true; })()`, &ok); err != nil {

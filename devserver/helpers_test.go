@@ -14,10 +14,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
-)
 
-// chromiumPath is Debian's Chromium (CI: apt-get install -y chromium).
-const chromiumPath = "/usr/bin/chromium"
+	"github.com/widgetd/widgetd/internal/browsertest"
+)
 
 // exampleWidgets is the repository's example widgets folder.
 const exampleWidgets = "../widgets"
@@ -170,33 +169,11 @@ func (d *devServer) edit(t testing.TB, rel string, fn func(string) string) {
 	}
 }
 
-// browser starts headless Chromium with a fresh profile.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	if _, err := os.Stat(chromiumPath); err != nil {
-		t.Fatalf("%s not found: install it (apt-get install -y chromium): %v", chromiumPath, err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.WindowSize(1280, 900),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelB := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancelB(); cancelA() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
-	}
-	return ctx
-}
+// shared is one headless Chromium for the whole test binary; every page
+// gets its own browser context.
+var shared browsertest.Shared
+
+func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
 
 // page is one open preview tab.
 type page struct {
@@ -204,14 +181,11 @@ type page struct {
 	ctx context.Context
 }
 
-func openPage(t *testing.T, bctx context.Context, url string) *page {
+func openPage(t *testing.T, url string) *page {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(bctx)
-	t.Cleanup(cancel)
-	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
-		t.Fatalf("open %s: %v", url, err)
-	}
-	return &page{t: t, ctx: ctx}
+	p := shared.Page(t)
+	p.Navigate(url)
+	return &page{t: t, ctx: p.Ctx}
 }
 
 // eval evaluates a JS expression in the preview page and decodes its JSON.
