@@ -30,10 +30,15 @@ func (b *Builder) MeasureBridge() (BridgeSize, error) {
 		js = append(js, f.Contents...)
 	}
 	s := BridgeSize{Raw: len(js)}
+	sum := sha256Hex(js)
 	for _, enc := range encodingOrder {
-		out, err := encode(enc, js)
-		if err != nil {
-			return s, err
+		out := b.cache.get(sum, enc)
+		if out == nil {
+			var err error
+			if out, err = encode(enc, js); err != nil {
+				return s, err
+			}
+			b.cache.put(sum, enc, out)
 		}
 		if enc == "br" {
 			s.Brotli = len(out)

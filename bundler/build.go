@@ -54,6 +54,12 @@ type Options struct {
 	Retain int
 	// NoCompress skips precompression.
 	NoCompress bool
+	// CacheDir keeps compressed outputs by content hash across builds and
+	// output folders; default DefaultCacheDir().
+	CacheDir string
+	// NoCache disables CacheDir (every file not in the previous dist/ is
+	// compressed afresh), e.g. to measure a build with nothing cached.
+	NoCache bool
 	// DevOrigin, when set, is added to every widget's resourceDomains and
 	// connectDomains so a preview served by `widgetd dev` can load from it.
 	// Never set it for a build that ships.
@@ -103,7 +109,14 @@ func New(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Builder{opts: opts, root: root, cache: newCompressCache(), min: newMinifier()}
+	cacheDir := opts.CacheDir
+	if cacheDir == "" {
+		cacheDir = DefaultCacheDir()
+	}
+	if opts.NoCache {
+		cacheDir = ""
+	}
+	b := &Builder{opts: opts, root: root, cache: newCompressCache(cacheDir), min: newMinifier()}
 	pick := func(flag, file, def string) string {
 		if flag != "" {
 			return flag
@@ -366,6 +379,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if err := writeDist(b.outDir, m, files, b.beforeSwap); err != nil {
 		return nil, err
 	}
+	b.cache.prune(maxCacheBytes)
 	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Duration: time.Since(start)}
 	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
 	for _, mw := range m.Widgets {

@@ -6,11 +6,17 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/andybalholm/brotli"
 )
@@ -67,19 +73,29 @@ func compressible(ct string) bool {
 }
 
 // compressCache remembers encoded bytes by the SHA-256 of the identity bytes
-// and encoding, so an unchanged file is never compressed twice by one Builder.
-// It is safe for concurrent use.
+// and encoding, so an unchanged file is never compressed twice: in memory for
+// one Builder, on disk (dir) across builds and output folders, and in the
+// previous dist/ (fallback). It is safe for concurrent use.
 type compressCache struct {
 	mu sync.Mutex
 	m  map[string][]byte
+	// dir is the persistent cache folder; "" means none.
+	dir string
 	// fallback looks an encoding up elsewhere (the previous dist/); nil
 	// result means not found.
 	fallback func(sum, enc string) []byte
-	// hits and misses count lookups, for the build summary.
-	hits, misses int
+	// hits and misses count lookups, for the build summary; stored counts
+	// entries written to dir since the last prune.
+	hits, misses, stored int
 }
 
-func newCompressCache() *compressCache { return &compressCache{m: map[string][]byte{}} }
+// maxCacheBytes bounds the persistent cache; the least recently used entries
+// go first.
+const maxCacheBytes = 256 << 20
+
+func newCompressCache(dir string) *compressCache {
+	return &compressCache{m: map[string][]byte{}, dir: dir}
+}
 
 func (c *compressCache) get(sum, enc string) []byte {
 	c.mu.Lock()
@@ -87,6 +103,10 @@ func (c *compressCache) get(sum, enc string) []byte {
 	fb := c.fallback
 	c.mu.Unlock()
 	if ok {
+		return b
+	}
+	if b := c.load(sum, enc); b != nil {
+		c.remember(sum, enc, b)
 		return b
 	}
 	if fb != nil {
@@ -98,10 +118,134 @@ func (c *compressCache) get(sum, enc string) []byte {
 	return nil
 }
 
-func (c *compressCache) put(sum, enc string, b []byte) {
+func (c *compressCache) remember(sum, enc string, b []byte) {
 	c.mu.Lock()
 	c.m[sum+"/"+enc] = b
 	c.mu.Unlock()
+}
+
+// put remembers b and stores it on disk.
+func (c *compressCache) put(sum, enc string, b []byte) {
+	c.remember(sum, enc, b)
+	if c.dir == "" {
+		return
+	}
+	p := c.path(sum, enc)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	// Write under a temporary name and rename, so a killed build never
+	// leaves a truncated entry behind.
+	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := f.Write(b)
+	cerr := f.Close()
+	if werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
+		os.Remove(f.Name())
+		return
+	}
+	c.mu.Lock()
+	c.stored++
+	c.mu.Unlock()
+}
+
+func (c *compressCache) path(sum, enc string) string {
+	return filepath.Join(c.dir, sum[:2], sum+encodingSuffix[enc])
+}
+
+// load reads an entry from disk and returns it only if it decodes to bytes
+// with the expected hash: a damaged or tampered entry is never served.
+func (c *compressCache) load(sum, enc string) []byte {
+	if c.dir == "" || len(sum) < 2 {
+		return nil
+	}
+	p := c.path(sum, enc)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	plain, err := decode(enc, b)
+	if err != nil || sha256Hex(plain) != sum {
+		os.Remove(p)
+		return nil
+	}
+	now := time.Now()
+	os.Chtimes(p, now, now) // recently used: pruned last
+	return b
+}
+
+// prune trims the persistent cache to limit bytes when this Builder added
+// entries, removing the least recently used first (down to 80 % of limit).
+func (c *compressCache) prune(limit int64) {
+	c.mu.Lock()
+	stored := c.stored
+	c.stored = 0
+	c.mu.Unlock()
+	if c.dir == "" || stored == 0 {
+		return
+	}
+	type entry struct {
+		path string
+		size int64
+		used time.Time
+	}
+	var entries []entry
+	var total int64
+	filepath.WalkDir(c.dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if info, err := d.Info(); err == nil {
+			entries = append(entries, entry{p, info.Size(), info.ModTime()})
+			total += info.Size()
+		}
+		return nil
+	})
+	if total <= limit {
+		return
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].used.Before(entries[j].used) })
+	for _, e := range entries {
+		if total <= limit*8/10 {
+			break
+		}
+		if os.Remove(e.path) == nil {
+			total -= e.size
+		}
+	}
+}
+
+// maxDecoded bounds what a cache entry may decode to.
+const maxDecoded = 256 << 20
+
+// decode reverses encode.
+func decode(enc string, data []byte) ([]byte, error) {
+	var r io.Reader
+	switch enc {
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(data))
+	case "gzip":
+		zr, err := gzip.NewReader(bytes.NewReader(data))
+		if err != nil {
+			return nil, err
+		}
+		r = zr
+	default:
+		return nil, fmt.Errorf("unknown encoding %q", enc)
+	}
+	return io.ReadAll(io.LimitReader(r, maxDecoded))
+}
+
+// DefaultCacheDir is where builds keep compressed outputs by content hash
+// when Options.CacheDir is empty: widgetd/compress in the user cache folder.
+func DefaultCacheDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "widgetd", "compress")
 }
 
 // encode compresses data with the named encoding.

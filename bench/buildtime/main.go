@@ -38,7 +38,8 @@ func run(widgets, publicURL string, runs int) error {
 	}
 	defer os.RemoveAll(tmp)
 	opts := func(out string) bundler.Options {
-		return bundler.Options{WidgetsDir: widgets, OutDir: out, PublicURL: publicURL}
+		// NoCache: nothing but the previous dist/ may feed compression.
+		return bundler.Options{WidgetsDir: widgets, OutDir: out, PublicURL: publicURL, NoCache: true}
 	}
 	var cold, warm, incr []time.Duration
 	var last *bundler.Result

@@ -74,9 +74,11 @@ func newBench(ctx context.Context, tmp string, o options, dirs []string) (*bench
 	b.tools = append(b.tools, &tool{
 		key: "widgetd", name: "widgetd build", widgetd: true, version: bundler.Version,
 		args: func(out string) []string {
-			return []string{b.bin, "build", "--widgets", b.project, "--out", out, "--json"}
+			return []string{b.bin, "build", "--widgets", b.project, "--out", out, "--json", "--cache-dir", filepath.Join(tmp, "widgetd-cache")}
 		},
-		out: filepath.Join(tmp, "out-widgetd"),
+		// Removed for cold runs, like Vite's node_modules/.vite.
+		cache: filepath.Join(tmp, "widgetd-cache"),
+		out:   filepath.Join(tmp, "out-widgetd"),
 	})
 	installs := []struct{ dir, label string }{{b.vite, "vite8"}, {filepath.Join(b.vite, "v7"), "vite7"}}
 	for _, in := range installs {
