@@ -27,6 +27,7 @@ type serveConfig struct {
 	metrics         bool
 	accessLog       bool
 	shutdownTimeout time.Duration
+	engine          string
 }
 
 // runServe implements `widgetd serve`: load and verify dist/, then run the
@@ -41,6 +42,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
 	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
 	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
+	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http")
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr :8080] [--metrics]")
@@ -58,6 +60,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "widgetd serve: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	if cfg.engine != "fast" && cfg.engine != "net/http" {
+		fmt.Fprintf(stderr, "widgetd serve: --engine %q: want fast or net/http\n", cfg.engine)
+		return exitUsage
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -72,7 +78,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
 		return exitError
 	}
-	srv := newHTTPServer(ctx, newServeHandler(reg, cfg, logger), logger, defaultServerLimits())
+	srv := newOriginServer(ctx, reg, cfg, logger, defaultServerLimits())
 	fmt.Fprintf(stdout, "widgetd serve: %s on http://%s%s (build %s, %d widgets)\n",
 		cfg.dir, ln.Addr(), reg.BasePath(), reg.Manifest().BuildID, len(reg.Widgets()))
 
@@ -136,38 +142,88 @@ func newHTTPServer(ctx context.Context, h http.Handler, logger *slog.Logger, lim
 // log. With both off it returns the origin itself, so the hot path stays the
 // zero-allocation handler.
 func newServeHandler(reg *assets.Registry, cfg serveConfig, logger *slog.Logger) http.Handler {
-	origin := reg.Handler()
-	if !cfg.metrics && !cfg.accessLog {
+	return newServeHandlerObs(reg.Handler(), newServeObserver(reg, cfg, logger))
+}
+
+// newServeHandlerObs wraps origin with obs's /metrics and access log.
+func newServeHandlerObs(origin http.Handler, obs *serveObserver) http.Handler {
+	if obs == nil {
 		return origin
 	}
-	m := &serveMetrics{buildID: reg.Manifest().BuildID}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if cfg.metrics && r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		if obs.metrics != nil && r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
 			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 			w.Header().Set("Cache-Control", "no-store")
-			m.write(w)
+			obs.metrics.write(w)
 			return
 		}
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		origin.ServeHTTP(sw, r)
-		d := time.Since(start)
-		if cfg.metrics {
-			m.observe(sw.status, w.Header().Get("Content-Encoding"), sw.bytes, d)
-		}
-		if cfg.accessLog {
-			logger.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.Int("status", sw.status),
-				slog.Int64("bytes", sw.bytes),
-				slog.String("encoding", w.Header().Get("Content-Encoding")),
-				slog.Duration("duration", d),
-				slog.String("remote", r.RemoteAddr),
-				slog.String("ua", r.UserAgent()),
-			)
-		}
+		obs.record(r.Context(), r.Method, r.URL.Path, sw.status, sw.bytes, w.Header().Get("Content-Encoding"),
+			time.Since(start), r.RemoteAddr, r.UserAgent())
 	})
+}
+
+// serveObserver is the access log and metrics of widgetd serve, shared by
+// the net/http handler and the fast path so both record the same fields.
+type serveObserver struct {
+	logger  *slog.Logger // nil: no access log
+	metrics *serveMetrics
+}
+
+// newServeObserver returns nil when both the access log and metrics are off.
+func newServeObserver(reg *assets.Registry, cfg serveConfig, logger *slog.Logger) *serveObserver {
+	if !cfg.metrics && !cfg.accessLog {
+		return nil
+	}
+	o := &serveObserver{}
+	if cfg.accessLog {
+		o.logger = logger
+	}
+	if cfg.metrics {
+		o.metrics = &serveMetrics{buildID: reg.Manifest().BuildID}
+	}
+	return o
+}
+
+// record logs and counts one answered request.
+func (o *serveObserver) record(ctx context.Context, method, path string, status int, n int64, encoding string, d time.Duration, remote, ua string) {
+	if o.metrics != nil {
+		o.metrics.observe(status, encoding, n, d)
+	}
+	if o.logger != nil {
+		o.logger.LogAttrs(ctx, slog.LevelInfo, "request",
+			slog.String("method", method),
+			slog.String("path", path),
+			slog.Int("status", status),
+			slog.Int64("bytes", n),
+			slog.String("encoding", encoding),
+			slog.Duration("duration", d),
+			slog.String("remote", remote),
+			slog.String("ua", ua),
+		)
+	}
+}
+
+// originServer is what runServe runs: the fast engine or a plain
+// http.Server.
+type originServer interface {
+	Serve(net.Listener) error
+	Shutdown(context.Context) error
+	Close() error
+}
+
+// newOriginServer returns the server for widgetd serve: the fast HTTP/1.1
+// engine in front of a net/http fallback (engine "fast", the default), or
+// net/http alone (engine "net/http").
+func newOriginServer(ctx context.Context, reg *assets.Registry, cfg serveConfig, logger *slog.Logger, lim serverLimits) originServer {
+	obs := newServeObserver(reg, cfg, logger)
+	full := newServeHandlerObs(reg.Handler(), obs)
+	if cfg.engine == "net/http" {
+		return newHTTPServer(ctx, full, logger, lim)
+	}
+	return newFastServer(ctx, reg.Handler(), obs, full, logger, lim)
 }
 
 // statusWriter records the status and body size a handler wrote.

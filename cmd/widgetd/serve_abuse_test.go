@@ -9,35 +9,29 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
 
-// startAbuseServer runs widgetd serve's handler (access log and metrics on,
-// as in production) with newHTTPServer and the given limits on loopback.
-func startAbuseServer(t *testing.T, lim serverLimits) (addr string, d *assetstest.Dist) {
+// startAbuseServer runs widgetd serve's origin server (newOriginServer, the
+// fast engine unless engine says net/http) with the given limits on
+// loopback, access log and metrics on as in production.
+func startAbuseServer(t *testing.T, lim serverLimits, engine string) (addr string, d *assetstest.Dist) {
 	t.Helper()
 	d = assetstest.New(t, assetstest.Options{})
-	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(logger))
-	if err != nil {
-		t.Fatal(err)
+	addr, _ = startEngine(t, d, engine, lim)
+	return addr, d
+}
+
+// engines runs f once per serve engine.
+func engines(t *testing.T, f func(t *testing.T, engine string)) {
+	for _, e := range []string{"fast", "net/http"} {
+		t.Run(strings.ReplaceAll(e, "/", "-"), func(t *testing.T) { f(t, e) })
 	}
-	h := newServeHandler(reg, serveConfig{dir: d.Dir, basePath: "/", accessLog: true, metrics: true}, logger)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newHTTPServer(context.Background(), h, logger, lim)
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), d
 }
 
 // rawRequest writes req on a new connection and reads one response.
@@ -85,10 +79,12 @@ func TestServeDefaultLimits(t *testing.T) {
 // TestServeSlowHeaders opens many connections that send their headers one
 // byte at a time. A normal client must still be served while they hang, and
 // ReadHeaderTimeout must cut every slow one.
-func TestServeSlowHeaders(t *testing.T) {
+func TestServeSlowHeaders(t *testing.T) { engines(t, testServeSlowHeaders) }
+
+func testServeSlowHeaders(t *testing.T, engine string) {
 	lim := defaultServerLimits()
 	lim.readHeader = 1500 * time.Millisecond
-	addr, d := startAbuseServer(t, lim)
+	addr, d := startAbuseServer(t, lim, engine)
 
 	const slowClients = 64
 	type outcome struct {
@@ -202,8 +198,10 @@ func TestServeSlowHeaders(t *testing.T) {
 
 // TestServeOversizedHeaders: headers past MaxHeaderBytes get 431, headers
 // under it are served.
-func TestServeOversizedHeaders(t *testing.T) {
-	addr, d := startAbuseServer(t, defaultServerLimits())
+func TestServeOversizedHeaders(t *testing.T) { engines(t, testServeOversizedHeaders) }
+
+func testServeOversizedHeaders(t *testing.T, engine string) {
+	addr, d := startAbuseServer(t, defaultServerLimits(), engine)
 	for _, tc := range []struct {
 		name string
 		hdr  string
@@ -230,8 +228,10 @@ func TestServeOversizedHeaders(t *testing.T) {
 
 // TestServeOddMethods: only GET, HEAD and OPTIONS are served; other methods
 // get 405 with Allow, malformed request lines and method tokens get 400.
-func TestServeOddMethods(t *testing.T) {
-	addr, d := startAbuseServer(t, defaultServerLimits())
+func TestServeOddMethods(t *testing.T) { engines(t, testServeOddMethods) }
+
+func testServeOddMethods(t *testing.T, engine string) {
+	addr, d := startAbuseServer(t, defaultServerLimits(), engine)
 	const allow = "GET, HEAD, OPTIONS"
 	for _, tc := range []struct {
 		name, line string
