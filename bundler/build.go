@@ -456,7 +456,7 @@ func (b *Builder) discover() error {
 		return &Error{Diagnostics: diags}
 	}
 	if len(widgets) == 0 {
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s (see widgets/README.md)", WidgetConfigFile)
+		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets
