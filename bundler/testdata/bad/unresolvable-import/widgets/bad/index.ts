@@ -1,0 +1,2 @@
+import { x } from "left-pad-not-installed";
+console.log(x);
