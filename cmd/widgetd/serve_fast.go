@@ -322,8 +322,15 @@ func (fc *fastConn) serve() {
 		}
 		if s.obs != nil {
 			n := int64(len(resp.body))
-			s.obs.record(context.Background(), req.method(), string(req.target), http.StatusOK, n, resp.encoding,
-				time.Since(start), fc.c.RemoteAddr().String(), string(req.userAgent))
+			if resp.head {
+				n = 0
+			}
+			if s.obs.logger == nil {
+				s.obs.metrics.observe(http.StatusOK, resp.encoding, n, time.Since(start))
+			} else {
+				s.obs.record(context.Background(), req.method(), string(req.target), http.StatusOK, n, resp.encoding,
+					time.Since(start), fc.c.RemoteAddr().String(), string(req.userAgent))
+			}
 		}
 	}
 }
