@@ -371,3 +371,43 @@ func FuzzParseFastHead(f *testing.F) {
 		}
 	})
 }
+
+// TestServeEngineFlag: --engine picks the server; anything else is a usage
+// error. Both engines serve the same asset through runServe.
+func TestServeEngineFlag(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	var out, errb bytes.Buffer
+	if code := runServe(context.Background(), []string{"--dir", d.Dir, "--engine", "nginx"}, &out, &errb); code != exitUsage {
+		t.Errorf("--engine nginx: exit %d, want %d; stderr %s", code, exitUsage, errb.String())
+	}
+	for _, engine := range []string{"fast", "net/http"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine}, pw, io.Discard)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: no startup line: %v", engine, err)
+		}
+		go io.Copy(io.Discard, pr)
+		addr := line[strings.Index(line, "http://")+len("http://"):]
+		addr = addr[:strings.IndexByte(addr, '/')]
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n", d.Asset)
+		resp := readWire(t, bufio.NewReader(c), "GET")
+		c.Close()
+		if resp.status != 200 || resp.header.Get("Content-Encoding") != "br" {
+			t.Errorf("%s: %s", engine, resp)
+		}
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("%s: exit %d", engine, code)
+		}
+	}
+}
