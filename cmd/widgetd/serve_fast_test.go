@@ -411,3 +411,68 @@ func TestServeEngineFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestFastEngineWriteTimeout: a client that stops reading a large body is
+// cut after WriteTimeout (on the sendfile path), and the connection is
+// released.
+func TestFastEngineWriteTimeout(t *testing.T) {
+	body := bytes.Repeat([]byte("0123456789abcdef"), 4<<20/16) // 4 MiB: more than loopback socket buffers take at once
+	big := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Etag", `"big"`)
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Content-Length", fmt.Sprint(len(body)))
+		w.WriteHeader(200)
+		if r.Method != "HEAD" {
+			w.Write(body)
+		}
+	})
+	lim := defaultServerLimits()
+	lim.write = 300 * time.Millisecond
+	srv := newFastServer(context.Background(), big, nil, big, slog.New(slog.NewJSONHandler(io.Discard, nil)), lim)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.(*net.TCPConn).SetReadBuffer(16 << 10)
+	fmt.Fprintf(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		srv.mu.Lock()
+		n := len(srv.conns)
+		srv.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("connection still open 10s after the client stopped reading (WriteTimeout %s)", lim.write)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	got, _ := io.Copy(io.Discard, c)
+	if got >= int64(len(body)) {
+		t.Errorf("client got %d bytes, want the response cut short", got)
+	}
+
+	// A client that reads gets the whole body, from sendfile.
+	c2, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(c2, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
+	resp := readWire(t, bufio.NewReader(c2), "GET")
+	if resp.status != 200 || !bytes.Equal(resp.body, body) {
+		t.Errorf("full read: %s", resp)
+	}
+}
