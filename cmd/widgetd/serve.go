@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/fastserve"
 )
 
 // serveConfig holds the flags of widgetd serve.
@@ -166,7 +167,8 @@ func newServeHandlerObs(origin http.Handler, obs *serveObserver) http.Handler {
 }
 
 // serveObserver is the access log and metrics of widgetd serve, shared by
-// the net/http handler and the fast path so both record the same fields.
+// the net/http handler and the fast engine (through hit) so both record the
+// same fields.
 type serveObserver struct {
 	logger  *slog.Logger // nil: no access log
 	metrics *serveMetrics
@@ -206,6 +208,17 @@ func (o *serveObserver) record(ctx context.Context, method, path string, status 
 	}
 }
 
+// hit records a response the fast engine sent. With the access log off it
+// only counts, so the fast path stays free of allocations.
+func (o *serveObserver) hit(h fastserve.Hit) {
+	if o.logger == nil {
+		o.metrics.observe(h.Status, h.Encoding, h.Bytes, h.Duration)
+		return
+	}
+	o.record(context.Background(), h.Method, string(h.Target), h.Status, h.Bytes, h.Encoding,
+		h.Duration, h.Remote.String(), string(h.UserAgent))
+}
+
 // originServer is what runServe runs: the fast engine or a plain
 // http.Server.
 type originServer interface {
@@ -215,15 +228,36 @@ type originServer interface {
 }
 
 // newOriginServer returns the server for widgetd serve: the fast HTTP/1.1
-// engine in front of a net/http fallback (engine "fast", the default), or
-// net/http alone (engine "net/http").
+// engine (internal/fastserve) memoising the registry's handler in front of a
+// net/http fallback (engine "fast", the default), or net/http alone (engine
+// "net/http"). Both run the same handler, limits and observer.
 func newOriginServer(ctx context.Context, reg *assets.Registry, cfg serveConfig, logger *slog.Logger, lim serverLimits) originServer {
 	obs := newServeObserver(reg, cfg, logger)
 	full := newServeHandlerObs(reg.Handler(), obs)
 	if cfg.engine == "net/http" {
 		return newHTTPServer(ctx, full, logger, lim)
 	}
-	return newFastServer(ctx, reg.Handler(), obs, full, logger, lim)
+	return fastserve.New(reg.Handler(), fastOptions(ctx, full, obs, logger, lim))
+}
+
+// fastOptions configures the fast engine as newHTTPServer configures
+// net/http: fallback (the registry's handler with /metrics and the access
+// log) serves what the fast path does not, obs records the fast path's hits.
+func fastOptions(ctx context.Context, fallback http.Handler, obs *serveObserver, logger *slog.Logger, lim serverLimits) fastserve.Options {
+	o := fastserve.Options{
+		Fallback:          fallback,
+		ReadHeaderTimeout: lim.readHeader,
+		ReadTimeout:       lim.read,
+		WriteTimeout:      lim.write,
+		IdleTimeout:       lim.idle,
+		MaxHeaderBytes:    lim.maxHeaderBytes,
+		Logger:            logger,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	if obs != nil {
+		o.Observer = obs.hit
+	}
+	return o
 }
 
 // statusWriter records the status and body size a handler wrote.

@@ -9,13 +9,35 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
+
+// startEngine runs widgetd serve's origin server (newOriginServer) with the
+// given engine and limits on loopback, access log and metrics on.
+func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimits) (addr string, srv originServer) {
+	t.Helper()
+	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
+	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(logger))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := serveConfig{dir: d.Dir, basePath: "/", accessLog: true, metrics: true, engine: engine}
+	srv = newOriginServer(context.Background(), reg, cfg, logger, lim)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String(), srv
+}
 
 // startAbuseServer runs widgetd serve's origin server (newOriginServer, the
 // fast engine unless engine says net/http) with the given limits on
@@ -73,6 +95,14 @@ func TestServeDefaultLimits(t *testing.T) {
 	if srv.ReadHeaderTimeout != want.readHeader || srv.ReadTimeout != want.read || srv.WriteTimeout != want.write ||
 		srv.IdleTimeout != want.idle || srv.MaxHeaderBytes != want.maxHeaderBytes {
 		t.Errorf("newHTTPServer does not apply the limits: %+v", srv)
+	}
+	o := fastOptions(context.Background(), http.NotFoundHandler(), nil, slog.New(slog.NewJSONHandler(io.Discard, nil)), want)
+	if o.ReadHeaderTimeout != want.readHeader || o.ReadTimeout != want.read || o.WriteTimeout != want.write ||
+		o.IdleTimeout != want.idle || o.MaxHeaderBytes != want.maxHeaderBytes || o.Fallback == nil || o.Logger == nil || o.BaseContext == nil {
+		t.Errorf("fastOptions does not apply the limits: %+v", o)
+	}
+	if o.Observer != nil {
+		t.Errorf("fastOptions sets an Observer with the access log and metrics off")
 	}
 }
 

@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
 	"strings"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/fastserve"
 )
 
 // TestServe runs `widgetd serve` on a free port over a generated dist, checks
@@ -104,6 +108,83 @@ func TestServeUsage(t *testing.T) {
 		if got := runServe(context.Background(), tc.args, &out, &errb); got != tc.code {
 			t.Errorf("serve %v: exit %d, want %d; stderr %s", tc.args, got, tc.code, errb.String())
 		}
+	}
+}
+
+// TestServeEngineFlag: --engine picks the server; anything else is a usage
+// error. Both engines serve the same asset through runServe.
+func TestServeEngineFlag(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	var out, errb bytes.Buffer
+	if code := runServe(context.Background(), []string{"--dir", d.Dir, "--engine", "nginx"}, &out, &errb); code != exitUsage {
+		t.Errorf("--engine nginx: exit %d, want %d; stderr %s", code, exitUsage, errb.String())
+	}
+	for _, engine := range []string{"fast", "net/http"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		pr, pw := io.Pipe()
+		done := make(chan int, 1)
+		go func() {
+			done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine}, pw, io.Discard)
+			pw.Close()
+		}()
+		line, err := bufio.NewReader(pr).ReadString('\n')
+		if err != nil {
+			t.Fatalf("%s: no startup line: %v", engine, err)
+		}
+		go io.Copy(io.Discard, pr)
+		addr := line[strings.Index(line, "http://")+len("http://"):]
+		addr = addr[:strings.IndexByte(addr, '/')]
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n", d.Asset)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s: %v", engine, err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		c.Close()
+		if err != nil || resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "br" ||
+			resp.Header.Get("Date") == "" || resp.ContentLength != int64(len(body)) {
+			t.Errorf("%s: %d %v, %d bytes, %v", engine, resp.StatusCode, resp.Header, len(body), err)
+		}
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("%s: exit %d", engine, code)
+		}
+	}
+}
+
+// TestServeObserverHit: a fast-engine hit is logged with the same fields as
+// a net/http request and counted in /metrics; with only metrics on it
+// allocates nothing.
+func TestServeObserverHit(t *testing.T) {
+	hit := fastserve.Hit{
+		Method: "GET", Target: []byte("/assets/a-X.js"), UserAgent: []byte("probe/1"),
+		Remote: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}, Status: 200, Bytes: 1234,
+		Encoding: "br", Duration: 3 * time.Millisecond,
+	}
+	var logb syncBuffer
+	both := &serveObserver{logger: slog.New(slog.NewJSONHandler(&logb, nil)), metrics: &serveMetrics{buildID: "b1"}}
+	both.hit(hit)
+	for _, want := range []string{`"msg":"request"`, `"method":"GET"`, `"path":"/assets/a-X.js"`, `"status":200`, `"bytes":1234`,
+		`"encoding":"br"`, `"duration":3000000`, `"remote":"127.0.0.1:4242"`, `"ua":"probe/1"`} {
+		if !strings.Contains(logb.String(), want) {
+			t.Errorf("access log lacks %s: %s", want, logb.String())
+		}
+	}
+	var m bytes.Buffer
+	both.metrics.write(&m)
+	if !strings.Contains(m.String(), `widgetd_http_requests_total{code="200",encoding="br"} 1`) ||
+		!strings.Contains(m.String(), `widgetd_http_response_bytes_total{encoding="br"} 1234`) {
+		t.Errorf("/metrics after one hit:\n%s", m.String())
+	}
+
+	metricsOnly := &serveObserver{metrics: &serveMetrics{buildID: "b1"}}
+	if n := testing.AllocsPerRun(100, func() { metricsOnly.hit(hit) }); n != 0 {
+		t.Errorf("metrics-only hit: %v allocations, want 0", n)
 	}
 }
 

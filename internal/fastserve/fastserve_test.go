@@ -1,9 +1,10 @@
-package main
+package fastserve
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,7 +12,10 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -19,24 +23,70 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
 
-// startEngine runs widgetd serve's origin server (newOriginServer) with the
-// given engine and limits on loopback, access log and metrics on.
-func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimits) (addr string, srv originServer) {
+// limits are the limits widgetd serve runs with (docs/serving.md).
+var limits = Options{
+	ReadHeaderTimeout: 5 * time.Second,
+	ReadTimeout:       10 * time.Second,
+	WriteTimeout:      30 * time.Second,
+	IdleTimeout:       120 * time.Second,
+	MaxHeaderBytes:    16 << 10,
+}
+
+// quiet is a logger for net/http's error log that drops everything.
+var quiet = slog.New(slog.NewJSONHandler(io.Discard, nil))
+
+// registryHandler loads d and returns the asset origin handler, the real
+// handler the engine exists for.
+func registryHandler(t *testing.T, d *assetstest.Dist) http.Handler {
 	t.Helper()
-	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(logger))
+	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(quiet))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{dir: d.Dir, basePath: "/", accessLog: true, metrics: true, engine: engine}
-	srv = newOriginServer(context.Background(), reg, cfg, logger, lim)
+	return reg.Handler()
+}
+
+// listen returns a loopback listener closed at the end of the test.
+func listen(t *testing.T) net.Listener {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// start runs New(h, opts) on loopback until the end of the test.
+func start(t *testing.T, h http.Handler, opts Options) (addr string, srv *Server) {
+	t.Helper()
+	if opts.Logger == nil {
+		opts.Logger = quiet
+	}
+	srv = New(h, opts)
+	ln := listen(t)
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })
 	return ln.Addr().String(), srv
+}
+
+// startNetHTTP runs h on a plain http.Server with opts' limits: the
+// reference the engine must match.
+func startNetHTTP(t *testing.T, h http.Handler, opts Options) string {
+	t.Helper()
+	srv := &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: opts.ReadHeaderTimeout,
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       opts.IdleTimeout,
+		MaxHeaderBytes:    opts.MaxHeaderBytes,
+		ErrorLog:          slog.NewLogLogger(quiet.Handler(), slog.LevelWarn),
+	}
+	ln := listen(t)
+	go srv.Serve(ln)
+	t.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
 }
 
 // wireResponse is a response as read off the wire, Date removed.
@@ -139,13 +189,30 @@ func fastCases(d *assetstest.Dist) []struct{ name, method, target, hdr string } 
 	}
 }
 
-// TestFastEngineMatchesNetHTTP sends the behaviour table to the fast engine
-// and to net/http running the same handler, each request twice on a fresh
-// connection, and requires identical status, headers (but Date) and body.
-func TestFastEngineMatchesNetHTTP(t *testing.T) {
+// observed returns Options with limits, an Observer and a Fallback that
+// wraps h without changing what it sends, as widgetd serve configures the
+// engine (access log and metrics on), and counters of what each saw.
+func observed(h http.Handler) (opts Options, hits, fallbacks *atomic.Int64) {
+	hits, fallbacks = new(atomic.Int64), new(atomic.Int64)
+	opts = limits
+	opts.Observer = func(Hit) { hits.Add(1) }
+	opts.Fallback = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fallbacks.Add(1)
+		h.ServeHTTP(w, r)
+	})
+	return opts, hits, fallbacks
+}
+
+// TestMatchesNetHTTP sends the behaviour table to the engine and to
+// net/http running the same handler, each request three times on a fresh
+// connection (the first fills the cache, the next are served from it), and
+// requires identical status, headers (but Date) and body.
+func TestMatchesNetHTTP(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	fast, _ := startEngine(t, d, "fast", defaultServerLimits())
-	ref, _ := startEngine(t, d, "net/http", defaultServerLimits())
+	h := registryHandler(t, d)
+	opts, hits, fallbacks := observed(h)
+	fast, _ := start(t, h, opts)
+	ref := startNetHTTP(t, h, limits)
 	roundTrip := func(addr, method, target, hdr string) wireResponse {
 		t.Helper()
 		c, err := net.Dial("tcp", addr)
@@ -174,15 +241,22 @@ func TestFastEngineMatchesNetHTTP(t *testing.T) {
 			}
 		})
 	}
+	// Both paths took part: the table has fast-path hits and requests only
+	// net/http may answer.
+	if hits.Load() == 0 || fallbacks.Load() == 0 {
+		t.Errorf("fast-path hits %d, fallback requests %d: want both", hits.Load(), fallbacks.Load())
+	}
 }
 
-// TestFastEnginePipelining writes many requests in one go, some for the fast
-// path and some that hand the connection to net/http mid-way, and checks
-// every response arrives in order and complete.
-func TestFastEnginePipelining(t *testing.T) {
+// TestPipelining writes many requests in one go, some for the fast path and
+// some that hand the connection to net/http mid-way, and checks every
+// response arrives in order and complete.
+func TestPipelining(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	fast, _ := startEngine(t, d, "fast", defaultServerLimits())
-	ref, _ := startEngine(t, d, "net/http", defaultServerLimits())
+	h := registryHandler(t, d)
+	opts, _, _ := observed(h)
+	fast, _ := start(t, h, opts)
+	ref := startNetHTTP(t, h, limits)
 	cases := fastCases(d)
 	// Fast-path requests first (several rounds), then the rest.
 	var order []int
@@ -227,14 +301,13 @@ func TestFastEnginePipelining(t *testing.T) {
 	}
 }
 
-// TestFastEngineTimeouts: an idle keep-alive connection is closed after
-// IdleTimeout, and a write that the client never reads is cut after
-// WriteTimeout.
-func TestFastEngineTimeouts(t *testing.T) {
+// TestIdleTimeout: an idle keep-alive connection is closed after
+// IdleTimeout.
+func TestIdleTimeout(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	lim := defaultServerLimits()
-	lim.idle = 400 * time.Millisecond
-	addr, _ := startEngine(t, d, "fast", lim)
+	opts := limits
+	opts.IdleTimeout = 400 * time.Millisecond
+	addr, _ := start(t, registryHandler(t, d), opts)
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -251,20 +324,20 @@ func TestFastEngineTimeouts(t *testing.T) {
 		t.Fatal("server sent bytes on an idle connection")
 	}
 	if took := time.Since(start); took > 5*time.Second {
-		t.Errorf("idle connection closed after %s, want about %s", took, lim.idle)
+		t.Errorf("idle connection closed after %s, want about %s", took, opts.IdleTimeout)
 	}
 }
 
-// TestFastEngineShutdown: Shutdown closes idle connections, answers every
+// TestShutdown: Shutdown closes idle connections, answers every
 // request a connection has already received (pipelined, not yet read by the
 // client), closes it cleanly, then returns.
-func TestFastEngineShutdown(t *testing.T) {
+func TestShutdown(t *testing.T) {
 	dir := t.TempDir()
 	d, err := assetstest.Write(dir, assetstest.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr, srv := startEngine(t, d, "fast", defaultServerLimits())
+	addr, srv := start(t, registryHandler(t, d), limits)
 	idle, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +356,7 @@ func TestFastEngineShutdown(t *testing.T) {
 	defer busy.Close()
 	const n = 80
 	req := "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n"
-	if n*len(req) > fastReadBuffer {
+	if n*len(req) > readBufferSize {
 		t.Fatalf("%d requests do not fit the read buffer", n)
 	}
 	if _, err := io.WriteString(busy, strings.Repeat(req, n)); err != nil {
@@ -323,10 +396,10 @@ func TestFastEngineShutdown(t *testing.T) {
 	}
 }
 
-// FuzzParseFastHead: whatever the fast path accepts, net/http must parse the
+// FuzzParseHead: whatever the fast path accepts, net/http must parse the
 // same way — same method, target and Accept-Encoding, exactly one Host, no
 // header that changes the response or the framing.
-func FuzzParseFastHead(f *testing.F) {
+func FuzzParseHead(f *testing.F) {
 	for _, s := range []string{
 		"GET /assets/a-X.js HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n",
 		"HEAD /m.json HTTP/1.1\r\nHost: 127.0.0.1:80\r\n\r\n",
@@ -347,7 +420,7 @@ func FuzzParseFastHead(f *testing.F) {
 		if !bytes.HasSuffix(head, []byte("\r\n\r\n")) || bytes.Count(head, []byte("\r\n\r\n")) != 1 {
 			return
 		}
-		q, ok := parseFastHead(head)
+		q, ok := parseHead(head)
 		if !ok {
 			return
 		}
@@ -372,50 +445,10 @@ func FuzzParseFastHead(f *testing.F) {
 	})
 }
 
-// TestServeEngineFlag: --engine picks the server; anything else is a usage
-// error. Both engines serve the same asset through runServe.
-func TestServeEngineFlag(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	var out, errb bytes.Buffer
-	if code := runServe(context.Background(), []string{"--dir", d.Dir, "--engine", "nginx"}, &out, &errb); code != exitUsage {
-		t.Errorf("--engine nginx: exit %d, want %d; stderr %s", code, exitUsage, errb.String())
-	}
-	for _, engine := range []string{"fast", "net/http"} {
-		ctx, cancel := context.WithCancel(context.Background())
-		pr, pw := io.Pipe()
-		done := make(chan int, 1)
-		go func() {
-			done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine}, pw, io.Discard)
-			pw.Close()
-		}()
-		line, err := bufio.NewReader(pr).ReadString('\n')
-		if err != nil {
-			t.Fatalf("%s: no startup line: %v", engine, err)
-		}
-		go io.Copy(io.Discard, pr)
-		addr := line[strings.Index(line, "http://")+len("http://"):]
-		addr = addr[:strings.IndexByte(addr, '/')]
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n", d.Asset)
-		resp := readWire(t, bufio.NewReader(c), "GET")
-		c.Close()
-		if resp.status != 200 || resp.header.Get("Content-Encoding") != "br" {
-			t.Errorf("%s: %s", engine, resp)
-		}
-		cancel()
-		if code := <-done; code != exitOK {
-			t.Errorf("%s: exit %d", engine, code)
-		}
-	}
-}
-
-// TestFastEngineWriteTimeout: a client that stops reading a large body is
+// TestWriteTimeout: a client that stops reading a large body is
 // cut after WriteTimeout (on the sendfile path), and the connection is
 // released.
-func TestFastEngineWriteTimeout(t *testing.T) {
+func TestWriteTimeout(t *testing.T) {
 	body := bytes.Repeat([]byte("0123456789abcdef"), 16<<20/16) // 16 MiB: more than loopback socket buffers take at once
 	big := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -427,17 +460,11 @@ func TestFastEngineWriteTimeout(t *testing.T) {
 			w.Write(body)
 		}
 	})
-	lim := defaultServerLimits()
-	lim.write = 300 * time.Millisecond
-	srv := newFastServer(context.Background(), big, nil, big, slog.New(slog.NewJSONHandler(io.Discard, nil)), lim)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	defer srv.Close()
+	opts := limits
+	opts.WriteTimeout = 300 * time.Millisecond
+	addr, srv := start(t, big, opts)
 
-	c, err := net.Dial("tcp", ln.Addr().String())
+	c, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -454,7 +481,7 @@ func TestFastEngineWriteTimeout(t *testing.T) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("connection still open 10s after the client stopped reading (WriteTimeout %s; accepted: %v)", lim.write, seen)
+			t.Fatalf("connection still open 10s after the client stopped reading (WriteTimeout %s; accepted: %v)", opts.WriteTimeout, seen)
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
@@ -465,7 +492,7 @@ func TestFastEngineWriteTimeout(t *testing.T) {
 	}
 
 	// A client that reads gets the whole body, from sendfile.
-	c2, err := net.Dial("tcp", ln.Addr().String())
+	c2, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,5 +502,255 @@ func TestFastEngineWriteTimeout(t *testing.T) {
 	resp := readWire(t, bufio.NewReader(c2), "GET")
 	if resp.status != 200 || !bytes.Equal(resp.body, body) {
 		t.Errorf("full read: %s", resp)
+	}
+}
+
+// TestHandOff: a request the fast path does not take goes, with the bytes
+// already read, to Fallback, which then serves the rest of the connection —
+// plain hits included — while hits before it were the fast path's. A head
+// longer than the fast path's buffer but under MaxHeaderBytes is served by
+// net/http too.
+func TestHandOff(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := registryHandler(t, d)
+	opts, hits, fallbacks := observed(h)
+	addr, _ := start(t, h, opts)
+	hit := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
+	steps := []struct {
+		name, req         string
+		hits, fallbacks   int64
+		status            int
+		wantEncodingEmpty bool
+	}{
+		{"hit", hit, 1, 0, 200, false},
+		{"hit again", hit, 2, 0, 200, false},
+		{"query string", "GET /" + d.Asset + "?v=1 HTTP/1.1\r\nHost: x\r\n\r\n", 2, 1, 200, true},
+		{"hit after hand-off", hit, 2, 2, 200, false},
+		{"404 after hand-off", "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 2, 3, 404, true},
+	}
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	for _, st := range steps {
+		if _, err := io.WriteString(c, st.req); err != nil {
+			t.Fatalf("%s: %v", st.name, err)
+		}
+		resp := readWire(t, r, "GET")
+		if resp.status != st.status || (resp.header.Get("Content-Encoding") == "") != st.wantEncodingEmpty {
+			t.Errorf("%s: %s", st.name, resp)
+		}
+		if hits.Load() != st.hits || fallbacks.Load() != st.fallbacks {
+			t.Errorf("%s: fast-path hits %d, fallback requests %d; want %d, %d", st.name, hits.Load(), fallbacks.Load(), st.hits, st.fallbacks)
+		}
+	}
+
+	// A 6 KiB head does not fit the fast path's buffer.
+	long := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 6<<10) + "\r\n\r\n"
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	before := fallbacks.Load()
+	if _, err := io.WriteString(c2, long); err != nil {
+		t.Fatal(err)
+	}
+	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 || fallbacks.Load() != before+1 {
+		t.Errorf("6 KiB head: %s; fallback requests %d, want %d", resp, fallbacks.Load(), before+1)
+	}
+}
+
+// TestObserver: every fast-path response is reported once with what was
+// sent; requests net/http answers are not.
+func TestObserver(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := registryHandler(t, d)
+	type seen struct {
+		method, target, ua, remote, encoding string
+		status                               int
+		bytes                                int64
+		positive                             bool
+	}
+	var mu sync.Mutex
+	var got []seen
+	opts := limits
+	opts.Observer = func(h Hit) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, seen{h.Method, string(h.Target), string(h.UserAgent), h.Remote.String(), h.Encoding, h.Status, h.Bytes, h.Duration > 0})
+	}
+	addr, _ := start(t, h, opts)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	var want []seen
+	for _, tc := range []struct {
+		method, target, ae, ua string
+		fast                   bool
+	}{
+		{"GET", "/" + d.Asset, "br", "probe/1", true},
+		{"GET", "/" + d.Asset, "", "", true},
+		{"HEAD", "/" + d.Asset, "gzip", "", true},
+		{"GET", "/manifest.json", "gzip", "curl/8", true},
+		{"GET", "/healthz", "", "", false}, // no-store: net/http, not reported
+	} {
+		hdr := ""
+		if tc.ae != "" {
+			hdr += "Accept-Encoding: " + tc.ae + "\r\n"
+		}
+		if tc.ua != "" {
+			hdr += "User-Agent: " + tc.ua + "\r\n"
+		}
+		fmt.Fprintf(c, "%s %s HTTP/1.1\r\nHost: x\r\n%s\r\n", tc.method, tc.target, hdr)
+		resp := readWire(t, r, tc.method)
+		if tc.fast {
+			want = append(want, seen{tc.method, tc.target, tc.ua, c.LocalAddr().String(),
+				resp.header.Get("Content-Encoding"), resp.status, int64(len(resp.body)), true})
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("observed\n%+v\nwant\n%+v", got, want)
+	}
+}
+
+// TestZeroOptions: the limits mean what they mean for http.Server. Zero
+// Options set no timeout (a connection idle for a while is still served),
+// and ReadTimeout alone also bounds the wait between requests.
+func TestZeroOptions(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := registryHandler(t, d)
+	req := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
+
+	addr, _ := start(t, h, Options{})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	for i := range 2 {
+		time.Sleep(300 * time.Millisecond) // before the first request, then idle
+		io.WriteString(c, req)
+		if resp := readWire(t, r, "GET"); resp.status != 200 {
+			t.Fatalf("request %d after 300ms without timeouts: %s", i, resp)
+		}
+	}
+
+	addr, _ = start(t, h, Options{ReadTimeout: 400 * time.Millisecond})
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(c2, req)
+	r2 := bufio.NewReader(c2)
+	if resp := readWire(t, r2, "GET"); resp.status != 200 {
+		t.Fatalf("status %d", resp.status)
+	}
+	if _, err := r2.ReadByte(); err == nil || errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Errorf("idle connection with ReadTimeout 400ms: %v, want it closed by the server", err)
+	}
+}
+
+// staticHandler serves body with the headers that make it memoisable.
+func staticHandler(body []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Etag", `"static"`)
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		w.WriteHeader(http.StatusOK) // the recorder memoises an explicit 200 only
+		if r.Method != http.MethodHead {
+			w.Write(body)
+		}
+	})
+}
+
+// hitClient sends one fixed request at a time on a keep-alive connection
+// and reads the response by its known size, allocating nothing itself.
+type hitClient struct {
+	c    net.Conn
+	req  []byte
+	resp []byte
+}
+
+func newHitClient(tb testing.TB, addr, method string) *hitClient {
+	tb.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	hc := &hitClient{c: c, req: []byte(method + " /static HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n")}
+	// The first response fills the cache and tells its size (Date has a
+	// fixed length).
+	c.Write(hc.req)
+	var raw bytes.Buffer
+	resp, err := http.ReadResponse(bufio.NewReader(io.TeeReader(c, &raw)), &http.Request{Method: method})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	if resp.StatusCode != 200 || raw.Len() == 0 {
+		tb.Fatalf("first response: %d", resp.StatusCode)
+	}
+	hc.resp = make([]byte, raw.Len())
+	return hc
+}
+
+func (hc *hitClient) do() error {
+	if _, err := hc.c.Write(hc.req); err != nil {
+		return err
+	}
+	_, err := io.ReadFull(hc.c, hc.resp)
+	return err
+}
+
+// hitCases are the three output paths of a hit: writev of a small body,
+// sendfile of a large one (on Linux), and HEAD.
+var hitCases = []struct {
+	name, method string
+	size         int
+}{
+	{"writev 2KiB", "GET", 2 << 10},
+	{"sendfile 60KiB", "GET", 60 << 10},
+	{"HEAD", "HEAD", 60 << 10},
+}
+
+// BenchmarkHit measures one fast-path hit on a loopback keep-alive
+// connection, client included: round-trip latency, not server throughput
+// (bench/origin measures that against nginx).
+func BenchmarkHit(b *testing.B) {
+	for _, tc := range hitCases {
+		b.Run(tc.name, func(b *testing.B) {
+			srv := New(staticHandler(bytes.Repeat([]byte("x"), tc.size)), Options{Logger: quiet})
+			defer srv.Close()
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			go srv.Serve(ln)
+			hc := newHitClient(b, ln.Addr().String(), tc.method)
+			b.ReportAllocs()
+			b.SetBytes(int64(len(hc.resp)))
+			for b.Loop() {
+				if err := hc.do(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

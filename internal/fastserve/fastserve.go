@@ -1,4 +1,33 @@
-package main
+// Package fastserve is an HTTP/1.1 server for origins whose common requests
+// are plain GETs of static, content-addressed responses, such as
+// assets.Registry's handler. It owns the connection handling, the strict
+// request-head parser, the memoised responses and their writev/sendfile
+// output, and the hand-off to net/http; it knows nothing about what it
+// serves.
+//
+// net/http spends most of a static hit on per-request work that a CDN origin
+// does not need (building an *http.Request and a header map, a response
+// writer, a context), which caps a 60 KB brotli hit at about half of nginx's
+// rate on two cores.
+//
+// Server keeps one goroutine per connection like net/http, but answers the
+// common request — a keep-alive HTTP/1.1 GET or HEAD of a plain path, no
+// conditional or Range header, no body — from pre-serialised responses with
+// one writev (or, on Linux, a send of the head and a sendfile of the body
+// from a sealed memfd). Those responses are produced by the real handler:
+// the first such request for a (method, target, Accept-Encoding) runs the
+// handler through a recorder and stores the status line, headers and body,
+// so the fast path can only ever send what the handler would (plus Date).
+// Only 200 responses that carry an ETag and a matching Content-Length are
+// stored, so dynamic paths (no-store) and errors never are.
+//
+// Everything else — other methods, conditionals, Range, bodies, query
+// strings, HTTP/1.0, Connection: close, anything the strict parser does not
+// accept, heads longer than 4 KiB — is handed, with the bytes already read,
+// to a plain net/http server with the same limits, which serves the rest of
+// that connection. Correctness therefore rests on net/http for every
+// unusual request and on the handler for every response body and header.
+package fastserve
 
 import (
 	"bufio"
@@ -17,65 +46,100 @@ import (
 	"time"
 )
 
-// fastServer is the HTTP/1.1 engine of `widgetd serve`. net/http spends most
-// of a static hit on per-request work that a CDN origin does not need
-// (building an *http.Request and a header map, a response writer, a context),
-// which caps a 60 KB brotli hit at about half of nginx's rate on two cores.
-//
-// fastServer keeps one goroutine per connection like net/http, but answers the
-// common request — a keep-alive HTTP/1.1 GET or HEAD of a plain path, no
-// conditional or Range header, no body — from pre-serialised responses with
-// one writev. Those responses are produced by the real handler: the first
-// such request for a (method, target, Accept-Encoding) runs the origin handler
-// through a recorder and stores the status line, headers and body, so the
-// fast path can only ever send what the handler would (plus Date). Only 200
-// responses that carry an ETag and a matching Content-Length are stored, so
-// dynamic paths (/metrics, /healthz) and errors never are.
-//
-// Everything else — other methods, conditionals, Range, bodies, query
-// strings, HTTP/1.0, Connection: close, anything the strict parser does not
-// accept, oversized heads — is handed, with the bytes already read, to a
-// plain net/http server with the same handler and limits, which serves the
-// rest of that connection. Correctness therefore rests on net/http for every
-// unusual request and on the handler for every response body and header.
-type fastServer struct {
-	origin  http.Handler // reg.Handler(): the responses that get memoised
-	obs     *serveObserver
-	lim     serverLimits
-	slow    *http.Server
-	slowLn  *chanListener
-	cache   atomic.Pointer[map[string]*targetCache]
-	cacheMu sync.Mutex  // serialises cache writers
-	files   []*bodyFile // memfds of memoised bodies, under cacheMu
+// Server is the HTTP/1.1 engine. Create it with New; the zero value is not
+// usable.
+type Server struct {
+	origin  http.Handler // the handler whose responses get memoised
+	observe func(Hit)    // Options.Observer, or nil
+	// Effective timeouts of the fast path, with http.Server's defaulting
+	// applied; 0 means none.
+	readHeader, idle, write time.Duration
+	slow                    *http.Server
+	slowLn                  *chanListener
+	cache                   atomic.Pointer[map[string]*targetCache]
+	cacheMu                 sync.Mutex  // serialises cache writers
+	files                   []*bodyFile // memfds of memoised bodies, under cacheMu
 	// filesClosed is set, under cacheMu, once the memfds are closed.
 	filesClosed bool
 	date        atomic.Pointer[[]byte]
 
 	mu      sync.Mutex
 	ln      net.Listener
-	conns   map[*fastConn]struct{}
+	conns   map[*conn]struct{}
 	closing atomic.Bool
 	wg      sync.WaitGroup
 	stop    chan struct{}
 }
 
-// Limits of the response cache: paths are bounded by the manifest (only 200
+// Options configures a Server. The limits mean what the http.Server fields
+// of the same names mean, zero and negative values included, and are given
+// to the net/http fallback unchanged; the fast path enforces
+// ReadHeaderTimeout (while a request head arrives), IdleTimeout (between
+// requests) and WriteTimeout (per response) itself.
+type Options struct {
+	// Fallback is the handler net/http runs for every request the fast path
+	// does not answer. nil means the handler given to New. A different
+	// handler must answer the requests New's handler answers with a
+	// memoisable 200 exactly as that handler does — typically it is that
+	// handler wrapped in middleware that only observes (access log,
+	// metrics) or adds endpoints the handler does not serve.
+	Fallback http.Handler
+
+	ReadHeaderTimeout time.Duration
+	ReadTimeout       time.Duration
+	WriteTimeout      time.Duration
+	IdleTimeout       time.Duration
+	MaxHeaderBytes    int
+
+	// Observer, if non-nil, is called once for every response the fast path
+	// sends, on the connection's goroutine, after the response is written
+	// and before the next request is read; it must not block. Responses from
+	// the fallback are not reported here: observe them in Fallback.
+	Observer func(Hit)
+
+	// Logger receives the fallback http.Server's error log at level Warn.
+	// nil leaves http.Server's default (the log package's standard logger).
+	Logger *slog.Logger
+
+	// BaseContext is the fallback http.Server's BaseContext: it returns the
+	// base context of requests net/http serves. The listener it receives is
+	// the internal one that hands connections from the fast path to
+	// net/http. nil means context.Background().
+	BaseContext func(net.Listener) context.Context
+}
+
+// Hit describes one response the fast path sent, for metrics and access
+// logs. Its byte slices point into the connection's read buffer and are
+// valid only during the Observer call: copy them (string(h.Target)) to keep
+// them. Passing it by value keeps the hot path free of allocations.
+type Hit struct {
+	Method    string        // http.MethodGet or http.MethodHead
+	Target    []byte        // request target: a plain path, no query
+	UserAgent []byte        // the User-Agent value, empty if absent
+	Remote    net.Addr      // the client's address
+	Status    int           // always http.StatusOK: only 200s are memoised
+	Bytes     int64         // body bytes sent; 0 for HEAD
+	Encoding  string        // Content-Encoding sent, "" for identity
+	Duration  time.Duration // from the parsed head to the written response
+}
+
+// Limits of the response cache: paths are bounded by the handler (only 200
 // responses are stored), Accept-Encoding spellings per path by this cap.
 const (
-	fastMaxTargets  = 4096
-	fastMaxEncoding = 16
-	fastReadBuffer  = 4096 // heads longer than this go to net/http
-	fastMaxFiles    = 1024 // memfds for sendfile; larger caches write from memory
+	maxTargets     = 4096
+	maxEncodings   = 16
+	readBufferSize = 4096 // heads longer than this go to net/http
+	maxFiles       = 1024 // memfds for sendfile; larger caches write from memory
 )
 
 // targetCache holds the memoised responses of one request target.
 type targetCache struct {
-	entries atomic.Pointer[[]*fastResponse]
+	entries atomic.Pointer[[]*response]
 }
 
-// fastResponse is one memoised response: head is the status line and headers
+// response is one memoised response: head is the status line and headers
 // without Date and the final CRLF.
-type fastResponse struct {
+type response struct {
 	head     bool // a HEAD response (no body)
 	ae       string
 	noAE     bool // the request had no Accept-Encoding header
@@ -85,16 +149,45 @@ type fastResponse struct {
 	encoding string
 }
 
-func newFastServer(ctx context.Context, origin http.Handler, obs *serveObserver, full http.Handler, logger *slog.Logger, lim serverLimits) *fastServer {
-	s := &fastServer{
-		origin: origin,
-		obs:    obs,
-		lim:    lim,
-		slowLn: newChanListener(),
-		conns:  map[*fastConn]struct{}{},
-		stop:   make(chan struct{}),
+// New returns a Server that answers plain keep-alive GET and HEAD requests
+// from memoised responses of handler and hands every other request to a
+// net/http server running opts.Fallback (default handler) with opts' limits.
+// handler's 200 responses that carry exactly one ETag, Content-Length and
+// Cache-Control (not no-store) and no Date, Connection or
+// Transfer-Encoding are memoised per (method, target, Accept-Encoding) the
+// first time they are asked for, and sent as is afterwards: handler must
+// therefore answer such a request the same way every time for the Server's
+// lifetime, which content-addressed static files do.
+//
+// New starts the fallback and a clock goroutine; Shutdown or Close stops
+// them.
+func New(handler http.Handler, opts Options) *Server {
+	fallback := opts.Fallback
+	if fallback == nil {
+		fallback = handler
 	}
-	s.slow = newHTTPServer(ctx, full, logger, lim)
+	s := &Server{
+		origin:     handler,
+		observe:    opts.Observer,
+		readHeader: orReadTimeout(opts.ReadHeaderTimeout, opts.ReadTimeout),
+		idle:       orReadTimeout(opts.IdleTimeout, opts.ReadTimeout),
+		write:      max(opts.WriteTimeout, 0),
+		slowLn:     newChanListener(),
+		conns:      map[*conn]struct{}{},
+		stop:       make(chan struct{}),
+	}
+	s.slow = &http.Server{
+		Handler:           fallback,
+		ReadHeaderTimeout: opts.ReadHeaderTimeout,
+		ReadTimeout:       opts.ReadTimeout,
+		WriteTimeout:      opts.WriteTimeout,
+		IdleTimeout:       opts.IdleTimeout,
+		MaxHeaderBytes:    opts.MaxHeaderBytes,
+		BaseContext:       opts.BaseContext,
+	}
+	if opts.Logger != nil {
+		s.slow.ErrorLog = slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)
+	}
 	empty := map[string]*targetCache{}
 	s.cache.Store(&empty)
 	s.setDate(time.Now())
@@ -103,8 +196,26 @@ func newFastServer(ctx context.Context, origin http.Handler, obs *serveObserver,
 	return s
 }
 
+// orReadTimeout applies http.Server's rule for ReadHeaderTimeout and
+// IdleTimeout: zero means ReadTimeout, and a negative result means no
+// timeout (returned as 0).
+func orReadTimeout(d, read time.Duration) time.Duration {
+	if d == 0 {
+		d = read
+	}
+	return max(d, 0)
+}
+
+// deadline returns now+d, or no deadline when d is 0.
+func deadline(now time.Time, d time.Duration) time.Time {
+	if d <= 0 {
+		return time.Time{}
+	}
+	return now.Add(d)
+}
+
 // clock keeps the Date header current, once a second.
-func (s *fastServer) clock() {
+func (s *Server) clock() {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
 	for {
@@ -117,7 +228,7 @@ func (s *fastServer) clock() {
 	}
 }
 
-func (s *fastServer) setDate(now time.Time) {
+func (s *Server) setDate(now time.Time) {
 	b := make([]byte, 0, 40)
 	b = append(b, "Date: "...)
 	b = now.UTC().AppendFormat(b, http.TimeFormat)
@@ -126,7 +237,7 @@ func (s *fastServer) setDate(now time.Time) {
 }
 
 // Serve accepts connections on ln until Shutdown or Close.
-func (s *fastServer) Serve(ln net.Listener) error {
+func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
 	if s.closing.Load() {
 		s.mu.Unlock()
@@ -150,7 +261,7 @@ func (s *fastServer) Serve(ln net.Listener) error {
 			return err
 		}
 		backoff = 0
-		fc := &fastConn{s: s, c: c}
+		fc := &conn{s: s, c: c}
 		s.mu.Lock()
 		if s.closing.Load() {
 			s.mu.Unlock()
@@ -167,7 +278,7 @@ func (s *fastServer) Serve(ln net.Listener) error {
 // Shutdown stops accepting, lets in-flight requests finish, closes idle
 // connections and waits for all of them (and the net/http fallback) until
 // ctx is done; then it closes what is left and returns ctx's error.
-func (s *fastServer) Shutdown(ctx context.Context) error {
+func (s *Server) Shutdown(ctx context.Context) error {
 	s.beginClose()
 	slowErr := make(chan error, 1)
 	go func() { slowErr <- s.slow.Shutdown(ctx) }()
@@ -199,7 +310,7 @@ func (s *fastServer) Shutdown(ctx context.Context) error {
 // Close closes the listener and every connection at once. The memfds are
 // closed once the connection goroutines have returned, so no sendfile can
 // ever use a reused descriptor number.
-func (s *fastServer) Close() error {
+func (s *Server) Close() error {
 	s.beginClose()
 	s.mu.Lock()
 	for fc := range s.conns {
@@ -215,7 +326,7 @@ func (s *fastServer) Close() error {
 
 // closeFiles closes the memfds; only after every connection has ended. The
 // cache is frozen first so that no later fill creates new ones.
-func (s *fastServer) closeFiles() {
+func (s *Server) closeFiles() {
 	s.cacheMu.Lock()
 	defer s.cacheMu.Unlock()
 	for _, f := range s.files {
@@ -225,7 +336,7 @@ func (s *fastServer) closeFiles() {
 	s.filesClosed = true
 }
 
-func (s *fastServer) beginClose() {
+func (s *Server) beginClose() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing.Swap(true) {
@@ -238,9 +349,9 @@ func (s *fastServer) beginClose() {
 	s.slowLn.Close()
 }
 
-// fastConn is one client connection served by the fast path.
-type fastConn struct {
-	s    *fastServer
+// conn is one client connection served by the fast path.
+type conn struct {
+	s    *Server
 	c    net.Conn
 	idle atomic.Bool
 	rdl  time.Time // current read deadline
@@ -250,7 +361,7 @@ type fastConn struct {
 	hbuf []byte     // head + Date for the sendfile path
 }
 
-func (fc *fastConn) serve() {
+func (fc *conn) serve() {
 	s := fc.s
 	handedOff, graceful := false, false
 	defer func() {
@@ -264,14 +375,14 @@ func (fc *fastConn) serve() {
 		}
 		s.wg.Done()
 	}()
-	r := bufio.NewReaderSize(fc.c, fastReadBuffer)
+	r := bufio.NewReaderSize(fc.c, readBufferSize)
 	if sc, ok := fc.c.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
 			fc.send = newSendState(raw)
 		}
 	}
 	// The first request must arrive within ReadHeaderTimeout of accept.
-	fc.setReadDeadline(time.Now().Add(s.lim.readHeader))
+	fc.setReadDeadline(deadline(time.Now(), s.readHeader))
 	first := true
 	for {
 		if s.closing.Load() && r.Buffered() == 0 {
@@ -282,7 +393,7 @@ func (fc *fastConn) serve() {
 			// Wait for the next request under IdleTimeout. Deadlines are
 			// moved only when half spent, to keep timer work off the hot path.
 			if !first {
-				fc.extendReadDeadline(s.lim.idle)
+				fc.extendReadDeadline(s.idle)
 			}
 			fc.idle.Store(true)
 			if s.closing.Load() {
@@ -305,7 +416,7 @@ func (fc *fastConn) serve() {
 			handedOff = fc.handOff(r)
 			return
 		}
-		req, ok := parseFastHead(head)
+		req, ok := parseHead(head)
 		if !ok {
 			handedOff = fc.handOff(r)
 			return
@@ -320,17 +431,21 @@ func (fc *fastConn) serve() {
 		if err := fc.write(resp, start); err != nil {
 			return
 		}
-		if s.obs != nil {
+		if s.observe != nil {
 			n := int64(len(resp.body))
 			if resp.head {
 				n = 0
 			}
-			if s.obs.logger == nil {
-				s.obs.metrics.observe(http.StatusOK, resp.encoding, n, time.Since(start))
-			} else {
-				s.obs.record(context.Background(), req.method(), string(req.target), http.StatusOK, n, resp.encoding,
-					time.Since(start), fc.c.RemoteAddr().String(), string(req.userAgent))
-			}
+			s.observe(Hit{
+				Method:    req.method(),
+				Target:    req.target,
+				UserAgent: req.userAgent,
+				Remote:    fc.c.RemoteAddr(),
+				Status:    http.StatusOK,
+				Bytes:     n,
+				Encoding:  resp.encoding,
+				Duration:  time.Since(start),
+			})
 		}
 	}
 }
@@ -340,7 +455,7 @@ func (fc *fastConn) serve() {
 // like net/http, it sends FIN after the responses already written, drains
 // input for a moment, then closes, so the client does not get a reset that
 // would discard responses it has not read yet.
-func (fc *fastConn) closeGracefully() {
+func (fc *conn) closeGracefully() {
 	defer fc.c.Close()
 	tc, ok := fc.c.(*net.TCPConn)
 	if !ok || tc.CloseWrite() != nil {
@@ -359,17 +474,17 @@ func (fc *fastConn) closeGracefully() {
 // line) without consuming them, reading more under ReadHeaderTimeout if the
 // head is not complete yet. It returns nil when the head does not fit the
 // buffer, so net/http decides (and answers 431 when it is too large).
-func (fc *fastConn) readHead(r *bufio.Reader) ([]byte, error) {
+func (fc *conn) readHead(r *bufio.Reader) ([]byte, error) {
 	buf, _ := r.Peek(r.Buffered())
 	if i := bytes.Index(buf, crlfcrlf); i >= 0 {
 		return buf[:i+4], nil
 	}
 	// Incomplete head: the rest must arrive within ReadHeaderTimeout.
-	fc.setReadDeadline(time.Now().Add(fc.s.lim.readHeader))
-	defer fc.setReadDeadline(time.Now().Add(fc.s.lim.idle))
+	fc.setReadDeadline(deadline(time.Now(), fc.s.readHeader))
+	defer fc.setReadDeadline(deadline(time.Now(), fc.s.idle))
 	for {
 		n := r.Buffered()
-		if n >= fastReadBuffer {
+		if n >= readBufferSize {
 			return nil, nil
 		}
 		if _, err := r.Peek(n + 1); err != nil { // blocks until more bytes arrive
@@ -384,15 +499,21 @@ func (fc *fastConn) readHead(r *bufio.Reader) ([]byte, error) {
 
 var crlfcrlf = []byte("\r\n\r\n")
 
-func (fc *fastConn) setReadDeadline(t time.Time) {
+func (fc *conn) setReadDeadline(t time.Time) {
 	fc.rdl = t
 	_ = fc.c.SetReadDeadline(t)
 }
 
 // extendReadDeadline sets the read deadline to now+d, but skips the timer
 // work while the current deadline is already within d/16 of that: the
-// effective timeout is between 15/16·d and d.
-func (fc *fastConn) extendReadDeadline(d time.Duration) {
+// effective timeout is between 15/16·d and d. d 0 means no deadline.
+func (fc *conn) extendReadDeadline(d time.Duration) {
+	if d <= 0 {
+		if !fc.rdl.IsZero() {
+			fc.setReadDeadline(time.Time{})
+		}
+		return
+	}
 	now := time.Now()
 	if left := fc.rdl.Sub(now); left < d-d/16 || left > d {
 		fc.setReadDeadline(now.Add(d))
@@ -402,10 +523,12 @@ func (fc *fastConn) extendReadDeadline(d time.Duration) {
 // write sends one memoised response with Date in a single writev (or
 // send+sendfile). Like the read deadline, the write deadline is between
 // 15/16 and all of WriteTimeout from the start of the response.
-func (fc *fastConn) write(resp *fastResponse, now time.Time) error {
-	if d, left := fc.s.lim.write, fc.wdl.Sub(now); left < d-d/16 || left > d {
-		fc.wdl = now.Add(fc.s.lim.write)
-		_ = fc.c.SetWriteDeadline(fc.wdl)
+func (fc *conn) write(resp *response, now time.Time) error {
+	if d := fc.s.write; d > 0 {
+		if left := fc.wdl.Sub(now); left < d-d/16 || left > d {
+			fc.wdl = now.Add(d)
+			_ = fc.c.SetWriteDeadline(fc.wdl)
+		}
 	}
 	if resp.file != nil && !resp.head && fc.send != nil {
 		fc.hbuf = append(append(fc.hbuf[:0], resp.header...), *fc.s.date.Load()...)
@@ -424,16 +547,16 @@ func (fc *fastConn) write(resp *fastResponse, now time.Time) error {
 
 // handOff gives the connection, with the unconsumed bytes, to the net/http
 // fallback server. It reports whether the fallback took it.
-func (fc *fastConn) handOff(r *bufio.Reader) bool {
+func (fc *conn) handOff(r *bufio.Reader) bool {
 	pending, _ := r.Peek(r.Buffered())
 	rc := &replayConn{Conn: fc.c, pending: bytes.Clone(pending)}
 	_ = fc.c.SetDeadline(time.Time{})
 	return fc.s.slowLn.deliver(rc)
 }
 
-// fastRequest is the parsed head of a fast-path candidate. Its slices point
+// request is the parsed head of a fast-path candidate. Its slices point
 // into the connection's read buffer and are valid until the next read.
-type fastRequest struct {
+type request struct {
 	head      bool
 	target    []byte
 	ae        []byte
@@ -441,20 +564,20 @@ type fastRequest struct {
 	userAgent []byte
 }
 
-func (q *fastRequest) method() string {
+func (q *request) method() string {
 	if q.head {
 		return http.MethodHead
 	}
 	return http.MethodGet
 }
 
-// parseFastHead accepts only what the fast path can answer without net/http:
+// parseHead accepts only what the fast path can answer without net/http:
 // "GET|HEAD <plain path> HTTP/1.1", CRLF line ends, syntactically valid
 // fields, exactly one Host, at most one Accept-Encoding, and no field that
 // changes the response (conditionals, Range) or the framing (bodies,
 // Connection other than keep-alive, Expect, Upgrade). Anything else is
 // refused (ok false) and goes to net/http, which is the reference.
-func parseFastHead(h []byte) (q fastRequest, ok bool) {
+func parseHead(h []byte) (q request, ok bool) {
 	line, rest, found := bytes.Cut(h, crlf)
 	if !found {
 		return q, false
@@ -573,7 +696,7 @@ func byteSet(s string) (t [256]bool) {
 // lookup returns the memoised response for q, running the origin handler to
 // fill the cache on a miss. It returns nil when the response may not be
 // memoised: the request then goes to net/http.
-func (s *fastServer) lookup(q *fastRequest) *fastResponse {
+func (s *Server) lookup(q *request) *response {
 	m := *s.cache.Load()
 	if tc := m[string(q.target)]; tc != nil {
 		if es := tc.entries.Load(); es != nil {
@@ -589,7 +712,7 @@ func (s *fastServer) lookup(q *fastRequest) *fastResponse {
 
 // fill runs the origin handler for q and stores the result if it may be
 // memoised.
-func (s *fastServer) fill(q *fastRequest) *fastResponse {
+func (s *Server) fill(q *request) *response {
 	resp := s.record(q)
 	if resp == nil {
 		return nil
@@ -602,7 +725,7 @@ func (s *fastServer) fill(q *fastRequest) *fastResponse {
 	m := *s.cache.Load()
 	tc := m[string(q.target)]
 	if tc == nil {
-		if len(m) >= fastMaxTargets {
+		if len(m) >= maxTargets {
 			return nil
 		}
 		tc = &targetCache{}
@@ -613,7 +736,7 @@ func (s *fastServer) fill(q *fastRequest) *fastResponse {
 		next[string(q.target)] = tc
 		s.cache.Store(&next)
 	}
-	var es []*fastResponse
+	var es []*response
 	if p := tc.entries.Load(); p != nil {
 		es = *p
 	}
@@ -625,10 +748,10 @@ func (s *fastServer) fill(q *fastRequest) *fastResponse {
 			resp.body, resp.file = e.body, e.file // share identical bodies
 		}
 	}
-	if len(es) >= fastMaxEncoding {
+	if len(es) >= maxEncodings {
 		return nil
 	}
-	if !resp.head && resp.file == nil && len(resp.body) >= sendfileMin && len(s.files) < fastMaxFiles {
+	if !resp.head && resp.file == nil && len(resp.body) >= sendfileMin && len(s.files) < maxFiles {
 		if f := newBodyFile(resp.body); f != nil {
 			resp.file = f
 			s.files = append(s.files, f)
@@ -641,7 +764,7 @@ func (s *fastServer) fill(q *fastRequest) *fastResponse {
 
 // record runs the origin handler on a synthetic request equal to q and
 // serialises the response, or returns nil if it must not be memoised.
-func (s *fastServer) record(q *fastRequest) *fastResponse {
+func (s *Server) record(q *request) *response {
 	u, err := url.ParseRequestURI(string(q.target))
 	if err != nil {
 		return nil
@@ -696,7 +819,7 @@ func (s *fastServer) record(q *fastRequest) *fastResponse {
 			b = append(b, "\r\n"...)
 		}
 	}
-	return &fastResponse{head: q.head, ae: string(q.ae), noAE: !q.hasAE, header: b, body: rec.body,
+	return &response{head: q.head, ae: string(q.ae), noAE: !q.hasAE, header: b, body: rec.body,
 		encoding: h.Get("Content-Encoding")}
 }
 
