@@ -357,6 +357,10 @@ type conn struct {
 	rdl  time.Time // current read deadline
 	wdl  time.Time // current write deadline
 	bufs [3][]byte
+	// out is the writev list over bufs. It lives here, not on the stack,
+	// because WriteTo's pointer receiver would move it to the heap on every
+	// response.
+	out  net.Buffers
 	send *sendState // nil when the connection has no raw fd
 	hbuf []byte     // head + Date for the sendfile path
 }
@@ -537,11 +541,11 @@ func (fc *conn) write(resp *response, now time.Time) error {
 	fc.bufs[0] = resp.header
 	fc.bufs[1] = *fc.s.date.Load()
 	fc.bufs[2] = resp.body
-	bufs := net.Buffers(fc.bufs[:])
+	fc.out = fc.bufs[:]
 	if resp.head {
-		bufs = bufs[:2]
+		fc.out = fc.bufs[:2]
 	}
-	_, err := bufs.WriteTo(fc.c)
+	_, err := fc.out.WriteTo(fc.c)
 	return err
 }
 

@@ -730,6 +730,35 @@ var hitCases = []struct {
 	{"HEAD", "HEAD", 60 << 10},
 }
 
+// TestHitAllocs: a fast-path hit, with an Observer, allocates nothing — on
+// the server or in this client — once its response is memoised.
+func TestHitAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates; run without -race")
+	}
+	for _, tc := range hitCases {
+		t.Run(tc.name, func(t *testing.T) {
+			var n atomic.Int64
+			opts := limits
+			opts.Observer = func(h Hit) { n.Add(h.Bytes) }
+			addr, _ := start(t, staticHandler(bytes.Repeat([]byte("x"), tc.size)), opts)
+			hc := newHitClient(t, addr, tc.method)
+			var err error
+			allocs := testing.AllocsPerRun(1000, func() {
+				if e := hc.do(); e != nil {
+					err = e
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if allocs != 0 {
+				t.Errorf("%v allocations per hit, want 0", allocs)
+			}
+		})
+	}
+}
+
 // BenchmarkHit measures one fast-path hit on a loopback keep-alive
 // connection, client included: round-trip latency, not server throughput
 // (bench/origin measures that against nginx).
