@@ -543,6 +543,11 @@ func TestHandOff(t *testing.T) {
 		if resp.status != st.status || (resp.header.Get("Content-Encoding") == "") != st.wantEncodingEmpty {
 			t.Errorf("%s: %s", st.name, resp)
 		}
+		// The Observer runs after the response is written, so the client
+		// may read it first: give the count a moment to catch up.
+		for deadline := time.Now().Add(5 * time.Second); hits.Load() < st.hits && time.Now().Before(deadline); {
+			time.Sleep(time.Millisecond)
+		}
 		if hits.Load() != st.hits || fallbacks.Load() != st.fallbacks {
 			t.Errorf("%s: fast-path hits %d, fallback requests %d; want %d, %d", st.name, hits.Load(), fallbacks.Load(), st.hits, st.fallbacks)
 		}
