@@ -85,6 +85,7 @@ type Options struct {
 	// metrics) or adds endpoints the handler does not serve.
 	Fallback http.Handler
 
+	// The limits, as in http.Server (see Options).
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -157,7 +158,9 @@ type response struct {
 // Transfer-Encoding are memoised per (method, target, Accept-Encoding) the
 // first time they are asked for, and sent as is afterwards: handler must
 // therefore answer such a request the same way every time for the Server's
-// lifetime, which content-addressed static files do.
+// lifetime, which content-addressed static files do. The status must be
+// explicit (WriteHeader(200) or a Write): a HEAD answer that only sets
+// headers is left to net/http, which is correct but not fast.
 //
 // New starts the fallback and a clock goroutine; Shutdown or Close stops
 // them.
@@ -236,7 +239,8 @@ func (s *Server) setDate(now time.Time) {
 	s.date.Store(&b)
 }
 
-// Serve accepts connections on ln until Shutdown or Close.
+// Serve accepts connections on ln until Shutdown or Close, then returns
+// http.ErrServerClosed, as http.Server does. A Server serves one listener.
 func (s *Server) Serve(ln net.Listener) error {
 	s.mu.Lock()
 	if s.closing.Load() {
