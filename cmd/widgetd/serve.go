@@ -16,6 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+	"github.com/go-chi/chi/v5/middleware"
+
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/internal/fastserve"
 )
@@ -146,22 +149,51 @@ func newServeHandler(reg *assets.Registry, cfg serveConfig, logger *slog.Logger)
 	return newServeHandlerObs(reg.Handler(), newServeObserver(reg, cfg, logger))
 }
 
-// newServeHandlerObs wraps origin with obs's /metrics and access log.
+// newServeHandlerObs composes the served handler with chi: panics become a
+// 500 instead of a dropped connection, obs (when set) adds /metrics and the
+// access log, and every other request goes to origin unchanged (origin does
+// its own method and path checks, so chi routes nothing else).
 func newServeHandlerObs(origin http.Handler, obs *serveObserver) http.Handler {
-	if obs == nil {
-		return origin
+	r := chi.NewRouter()
+	r.Use(middleware.Recoverer)
+	if obs != nil {
+		r.Use(obs.accessLog)
+		if obs.metrics != nil {
+			r.Handle("/metrics", obs.metricsHandler(origin))
+		}
 	}
+	r.Handle("/*", origin)
+	// chi routes only the methods it knows; origin answers the others
+	// (PROPFIND, lower-case get, …) with its own 405 and Allow.
+	r.MethodNotAllowed(origin.ServeHTTP)
+	return r
+}
+
+// metricsHandler answers GET and HEAD /metrics in the Prometheus text format
+// and leaves other methods to origin, which refuses them like any path.
+func (o *serveObserver) metricsHandler(origin http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if obs.metrics != nil && r.URL.Path == "/metrics" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
-			w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-			w.Header().Set("Cache-Control", "no-store")
-			obs.metrics.write(w)
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			origin.ServeHTTP(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		o.metrics.write(w)
+	})
+}
+
+// accessLog is chi middleware that logs and counts every answered request.
+func (o *serveObserver) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/metrics" {
+			next.ServeHTTP(w, r)
 			return
 		}
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
-		origin.ServeHTTP(sw, r)
-		obs.record(r.Context(), r.Method, r.URL.Path, sw.status, sw.bytes, w.Header().Get("Content-Encoding"),
+		next.ServeHTTP(sw, r)
+		o.record(r.Context(), r.Method, r.URL.Path, sw.status, sw.bytes, w.Header().Get("Content-Encoding"),
 			time.Since(start), r.RemoteAddr, r.UserAgent())
 	})
 }
