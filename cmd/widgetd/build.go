@@ -24,6 +24,20 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
+// parseArgs parses a subcommand's flags and refuses positional arguments,
+// reporting on the flag set's output; when ok is false the command returns
+// code (0 for -h, 2 for usage errors).
+func parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		return flagExit(err), false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(fs.Output(), "widgetd %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
 // flagExit maps a flag parse error to an exit code (help is success).
 func flagExit(err error) int {
 	if errors.Is(err, flag.ErrHelp) {
@@ -53,12 +67,8 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "widgetd build: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
 	}
 	res, err := bundler.Build(ctx, opts)
 	if err != nil {

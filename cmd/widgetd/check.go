@@ -58,12 +58,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "widgetd check: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
 	}
 	if distDir != "" && (widgetsDir != "" || publicURL != "") {
 		fmt.Fprintln(stderr, "widgetd check: --dist checks a finished build; it cannot be combined with --widgets or --public-url")

@@ -33,12 +33,8 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "widgetd dev: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
 	}
 	opts.Log = stderr
 	srv, err := devserver.New(opts)

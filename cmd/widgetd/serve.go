@@ -57,12 +57,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "widgetd serve: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
 	}
 	if cfg.engine != "fast" && cfg.engine != "net/http" {
 		fmt.Fprintf(stderr, "widgetd serve: --engine %q: want fast or net/http\n", cfg.engine)
