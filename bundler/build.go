@@ -54,11 +54,14 @@ type Options struct {
 	Retain int
 	// NoCompress skips precompression.
 	NoCompress bool
-	// CacheDir keeps compressed outputs by content hash across builds and
-	// output folders; default DefaultCacheDir().
+	// CacheDir is widgetd's cache folder: compressed outputs by content hash
+	// (shared by every build and output folder), and a record of each output
+	// folder's last build so an unchanged project is not rebuilt. Default
+	// DefaultCacheDir().
 	CacheDir string
-	// NoCache disables CacheDir (every file not in the previous dist/ is
-	// compressed afresh), e.g. to measure a build with nothing cached.
+	// NoCache disables CacheDir: every build bundles, and every file not in
+	// the previous dist/ is compressed afresh (to measure a build with
+	// nothing cached).
 	NoCache bool
 	// DevOrigin, when set, is added to every widget's resourceDomains and
 	// connectDomains so a preview served by `widgetd dev` can load from it.
@@ -79,12 +82,13 @@ type Builder struct {
 	target     api.Target
 	engines    []api.Engine
 
-	widgets  []*widget
-	esb      api.BuildContext
-	esbNames string // widget names the context was made for
-	cache    *compressCache
-	min      *minify.M
-	mu       sync.Mutex
+	widgets   []*widget
+	cacheRoot string // "" when caching is off
+	esb       api.BuildContext
+	esbNames  string // widget names the context was made for
+	cache     *compressCache
+	min       *minify.M
+	mu        sync.Mutex
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
@@ -116,7 +120,11 @@ func New(opts Options) (*Builder, error) {
 	if opts.NoCache {
 		cacheDir = ""
 	}
-	b := &Builder{opts: opts, root: root, cache: newCompressCache(cacheDir), min: newMinifier()}
+	compressDir := ""
+	if cacheDir != "" {
+		compressDir = filepath.Join(cacheDir, "compress")
+	}
+	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier()}
 	pick := func(flag, file, def string) string {
 		if flag != "" {
 			return flag
@@ -194,8 +202,11 @@ type Result struct {
 	// Compressed and Reused count encodings made and taken from the cache.
 	Compressed int `json:"compressed"`
 	Reused     int `json:"reused"`
-	// Bridge is the size of the injected client bridge, when measured.
+	// Bridge is the size of the injected client bridge.
 	Bridge *BridgeSize `json:"bridge,omitempty"`
+	// UpToDate is true when nothing was built: no input changed since the
+	// build that wrote OutDir, which is left as it was.
+	UpToDate bool `json:"upToDate,omitempty"`
 }
 
 // WidgetSummary lists one widget's URI and the files it loads.
@@ -220,16 +231,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	defer b.Close()
-	res, err := b.Build(ctx)
-	if err != nil {
-		return nil, err
-	}
-	size, err := b.MeasureBridge()
-	if err != nil {
-		return nil, err
-	}
-	res.Bridge = &size
-	return res, nil
+	return b.Build(ctx)
 }
 
 // Output is an assembled build held in memory: the manifest of the current
@@ -340,6 +342,12 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := time.Now()
+	if b.discover() == nil {
+		if res := b.upToDate(); res != nil {
+			res.Duration = time.Since(start)
+			return res, nil
+		}
+	}
 	hits0, misses0 := b.cache.hits, b.cache.misses
 	a, err := b.assemble(ctx)
 	if err != nil {
@@ -380,25 +388,21 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	b.cache.prune(maxCacheBytes)
-	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Duration: time.Since(start)}
-	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
-	for _, mw := range m.Widgets {
-		ws := WidgetSummary{Name: mw.Name, URI: mw.Profiles[0].URI}
-		for _, p := range a.widgetFiles[mw.Name] {
-			f := files[p]
-			fs := FileSummary{Path: p, Size: f.Size}
-			for _, e := range f.Encodings {
-				switch e.Name {
-				case "br":
-					fs.Brotli = e.Size
-				case "gzip":
-					fs.Gzip = e.Size
-				}
-			}
-			ws.Files = append(ws.Files, fs)
-		}
-		res.Widgets = append(res.Widgets, ws)
+	size, err := b.MeasureBridge()
+	if err != nil {
+		return nil, err
 	}
+	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: &size}
+	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	byPath := map[string]assets.File{}
+	for _, f := range m.Files {
+		byPath[f.Path] = f
+	}
+	for _, mw := range m.Widgets {
+		res.Widgets = append(res.Widgets, summarize(mw, byPath))
+	}
+	b.saveRecord(a.metafile, &size)
+	res.Duration = time.Since(start)
 	return res, nil
 }
 

@@ -238,14 +238,15 @@ func decode(enc string, data []byte) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, maxDecoded))
 }
 
-// DefaultCacheDir is where builds keep compressed outputs by content hash
-// when Options.CacheDir is empty: widgetd/compress in the user cache folder.
+// DefaultCacheDir is widgetd's cache folder when Options.CacheDir is empty:
+// widgetd in the user cache folder (compressed files by content hash under
+// compress/, records of finished builds under builds/).
 func DefaultCacheDir() string {
 	d, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(d, "widgetd", "compress")
+	return filepath.Join(d, "widgetd")
 }
 
 // encode compresses data with the named encoding.

@@ -126,6 +126,11 @@ func printSummary(w io.Writer, res *bundler.Result) {
 	if b := res.Bridge; b != nil {
 		fmt.Fprintf(w, "\nclient bridge (in every widget): %s │ br %s │ gzip %s\n", kb(int64(b.Raw)), kb(int64(b.Brotli)), kb(int64(b.Gzip)))
 	}
+	if res.UpToDate {
+		fmt.Fprintf(w, "\n%d widget(s) up to date: no input changed since the build that wrote %s (checked in %s)\n",
+			len(res.Widgets), out, res.Duration.Round(1e5))
+		return
+	}
 	fmt.Fprintf(w, "\n%d widget(s) built in %s (%d encodings compressed, %d reused)\n",
 		len(res.Widgets), res.Duration.Round(1e6), res.Compressed, res.Reused)
 }

@@ -100,7 +100,8 @@ func TestCLIBuildSummaryAndJSON(t *testing.T) {
 				Name string `json:"name"`
 				URI  string `json:"uri"`
 			} `json:"widgets"`
-			Reused int `json:"reused"`
+			Reused   int  `json:"reused"`
+			UpToDate bool `json:"upToDate"`
 		} `json:"result"`
 	}
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
@@ -109,8 +110,8 @@ func TestCLIBuildSummaryAndJSON(t *testing.T) {
 	if !got.OK || len(got.Result.Widgets) != 1 || !strings.HasPrefix(got.Result.Widgets[0].URI, "ui://widget/hi.") {
 		t.Errorf("unexpected JSON result: %+v", got)
 	}
-	if got.Result.Reused == 0 {
-		t.Errorf("second build reused no compressed files")
+	if !got.Result.UpToDate {
+		t.Errorf("second build of unchanged sources was not up to date")
 	}
 	code, out, _ = runCLI(t, "build", "--root", writeProject(t, map[string]string{"widgets/x/widget.json": `{`}), "--json")
 	if code != exitError || !strings.Contains(out, `"ok": false`) || !strings.Contains(out, `"diagnostics"`) {

@@ -1,0 +1,244 @@
+package bundler
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/bridge"
+)
+
+// buildRecord remembers what one successful build read and wrote, so the
+// next build into the same output folder can tell, without bundling, that
+// nothing changed. It lives in the cache folder, never in dist/.
+type buildRecord struct {
+	// Key covers the widgetd version, the bridge, the options, the project
+	// file, every widget.json and every HTML entry.
+	Key string `json:"key"`
+	// Inputs are the source files esbuild read, with their content hashes.
+	Inputs map[string]string `json:"inputs"`
+	// Dirs are the folders holding inputs and widgets, with their
+	// modification times: a file added or removed there (which could change
+	// what an import resolves to) changes them.
+	Dirs map[string]int64 `json:"dirs"`
+	// Manifest is the SHA-256 of the dist/manifest.json the build wrote.
+	Manifest string `json:"manifest"`
+	// Bridge is the measured bridge size.
+	Bridge *BridgeSize `json:"bridge,omitempty"`
+}
+
+// recordPath is where the record of builds into b.outDir lives; "" when
+// there is no cache folder.
+func (b *Builder) recordPath() string {
+	if b.cacheRoot == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(b.outDir))
+	return filepath.Join(b.cacheRoot, "builds", hex.EncodeToString(sum[:16])+".json")
+}
+
+// buildKey hashes everything besides source files and folders that decides
+// the output. discover must have run.
+func (b *Builder) buildKey() (string, error) {
+	h := newHasher()
+	h.add("version", []byte(Version))
+	err := fs.WalkDir(bridge.Source, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(bridge.Source, p)
+		h.add("bridge:"+p, data)
+		return err
+	})
+	if err != nil {
+		return "", err
+	}
+	opts := fmt.Sprintf("%q %q %v %v %d %v %q", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin)
+	h.add("options", []byte(opts))
+	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
+	if err != nil && !os.IsNotExist(err) {
+		return "", err
+	}
+	h.add("project", project)
+	for _, w := range b.widgets {
+		cfg, err := os.ReadFile(filepath.Join(w.Dir, WidgetConfigFile))
+		if err != nil {
+			return "", err
+		}
+		h.add("widget:"+w.Dir, cfg)
+		h.add("entry", []byte(w.Entry))
+		if w.HTMLEntry {
+			doc, err := os.ReadFile(w.Entry)
+			if err != nil {
+				return "", err
+			}
+			h.add("html", doc)
+		}
+	}
+	return h.sum(), nil
+}
+
+// upToDate returns the previous Result when the output folder holds exactly
+// what this build would write: same key, same input contents, no folder
+// changed, and dist/ as the last build left it. Any doubt means no.
+func (b *Builder) upToDate() *Result {
+	p := b.recordPath()
+	if p == "" {
+		return nil
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	var rec buildRecord
+	if json.Unmarshal(data, &rec) != nil || len(rec.Inputs) == 0 {
+		return nil
+	}
+	if key, err := b.buildKey(); err != nil || key != rec.Key {
+		return nil
+	}
+	for dir, mod := range rec.Dirs {
+		st, err := os.Stat(dir)
+		if err != nil || st.ModTime().UnixNano() != mod {
+			return nil
+		}
+	}
+	for file, sum := range rec.Inputs {
+		data, err := os.ReadFile(file)
+		if err != nil || sha256Hex(data) != sum {
+			return nil
+		}
+	}
+	manifest, err := os.ReadFile(filepath.Join(b.outDir, assets.ManifestFile))
+	if err != nil || sha256Hex(manifest) != rec.Manifest {
+		return nil
+	}
+	var m assets.Manifest
+	if json.Unmarshal(manifest, &m) != nil {
+		return nil
+	}
+	files := map[string]assets.File{}
+	for _, f := range m.Files {
+		for _, p := range append([]string{f.Path}, encodingPaths(f)...) {
+			st, err := os.Stat(filepath.Join(b.outDir, filepath.FromSlash(p)))
+			if err != nil || !st.Mode().IsRegular() {
+				return nil
+			}
+		}
+		files[f.Path] = f
+	}
+	res := &Result{Manifest: &m, OutDir: b.outDir, UpToDate: true, Bridge: rec.Bridge}
+	for _, w := range m.Widgets {
+		res.Widgets = append(res.Widgets, summarize(w, files))
+	}
+	return res
+}
+
+func encodingPaths(f assets.File) []string {
+	var out []string
+	for _, e := range f.Encodings {
+		out = append(out, e.Path)
+	}
+	return out
+}
+
+// summarize lists a widget's HTML and files with their sizes.
+func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
+	ws := WidgetSummary{Name: w.Name, URI: w.Profiles[0].URI}
+	for _, p := range append([]string{w.HTML}, w.Files...) {
+		f := files[p]
+		s := FileSummary{Path: p, Size: f.Size}
+		for _, e := range f.Encodings {
+			switch e.Name {
+			case "br":
+				s.Brotli = e.Size
+			case "gzip":
+				s.Gzip = e.Size
+			}
+		}
+		ws.Files = append(ws.Files, s)
+	}
+	return ws
+}
+
+// saveRecord writes the record of a build that just wrote dist/. Failing to
+// write it only costs the next build its shortcut.
+func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
+	p := b.recordPath()
+	if p == "" {
+		return
+	}
+	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize}
+	var err error
+	if rec.Key, err = b.buildKey(); err != nil {
+		return
+	}
+	var meta metafile
+	if json.Unmarshal([]byte(metafileOrEmpty(metaJSON)), &meta) != nil {
+		return
+	}
+	dirs := map[string]bool{b.root: true, b.widgetsDir: true}
+	for _, w := range b.widgets {
+		dirs[w.Dir] = true
+		dirs[filepath.Dir(w.Entry)] = true
+	}
+	for key := range meta.Inputs {
+		if strings.HasPrefix(key, entryNamespace+":") || strings.HasPrefix(key, bridgeNamespace+":") {
+			continue
+		}
+		file := filepath.Join(b.root, filepath.FromSlash(key))
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return // an input we cannot read back: no record, no shortcut
+		}
+		rec.Inputs[file] = sha256Hex(data)
+		dirs[filepath.Dir(file)] = true
+	}
+	for dir := range dirs {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return
+		}
+		rec.Dirs[dir] = st.ModTime().UnixNano()
+	}
+	manifest, err := os.ReadFile(filepath.Join(b.outDir, assets.ManifestFile))
+	if err != nil {
+		return
+	}
+	rec.Manifest = sha256Hex(manifest)
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if tmp.Close() != nil || werr != nil || os.Rename(tmp.Name(), p) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// forgetRecord removes the record, so no later build trusts it.
+func (b *Builder) forgetRecord() {
+	if p := b.recordPath(); p != "" {
+		os.Remove(p)
+	}
+}
+
+func metafileOrEmpty(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}

@@ -1,0 +1,92 @@
+package bundler
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestUpToDate checks that a build with nothing changed is skipped, and that
+// every kind of change — a source, a package file, a new file beside the
+// sources, widget.json, an option, a damaged dist/ — makes it build again.
+func TestUpToDate(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"widgets/w/widget.json":                   `{"title": "W"}`,
+		"widgets/w/index.ts":                      "import { v } from \"dep\";\ndocument.body.append(v + \"x\".repeat(300));\n",
+		"widgets/w/node_modules/dep/package.json": `{"name": "dep", "main": "index.js"}`,
+		"widgets/w/node_modules/dep/index.js":     `exports.v = "one";`,
+		"widgets/page/widget.json":                `{}`,
+		"widgets/page/index.html":                 `<!doctype html><html><head></head><body><script type="module" src="./m.ts"></script></body></html>`,
+		"widgets/page/m.ts":                       `document.body.append("page");`,
+	})
+	cache := t.TempDir()
+	opts := Options{Root: root, CacheDir: cache}
+	build := func(o Options) *Result {
+		t.Helper()
+		res, err := Build(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := build(opts)
+	if first.UpToDate {
+		t.Fatal("first build claims to be up to date")
+	}
+	dist := filepath.Join(root, "dist")
+	before := treeHash(t, dist)
+	if res := build(opts); !res.UpToDate || res.Manifest.BuildID != first.Manifest.BuildID || res.Bridge == nil {
+		t.Fatalf("unchanged rebuild: up to date %v, build %s (want %s), bridge %v", res.UpToDate, res.Manifest.BuildID, first.Manifest.BuildID, res.Bridge)
+	}
+	if treeHash(t, dist) != before {
+		t.Fatal("an up-to-date build changed dist/")
+	}
+
+	// tick makes sure a folder's mtime moves even on coarse clocks.
+	tick := func() { time.Sleep(10 * time.Millisecond) }
+	for _, tc := range []struct {
+		name   string
+		change func()
+		opts   Options
+	}{
+		{"source edited", func() {
+			writeFiles(t, root, map[string]string{"widgets/w/index.ts": "import { v } from \"dep\";\ndocument.body.append(v + \"y\".repeat(300));\n"})
+		}, opts},
+		{"package file edited", func() {
+			writeFiles(t, root, map[string]string{"widgets/w/node_modules/dep/index.js": `exports.v = "two";`})
+		}, opts},
+		{"file added beside sources", func() {
+			tick()
+			writeFiles(t, root, map[string]string{"widgets/w/index.tsx": `document.body.append("shadow");`})
+		}, opts},
+		{"widget.json edited", func() { writeFiles(t, root, map[string]string{"widgets/w/widget.json": `{"title": "W2"}`}) }, opts},
+		{"HTML entry edited", func() {
+			writeFiles(t, root, map[string]string{"widgets/page/index.html": `<!doctype html><html><head><title>t</title></head><body><script type="module" src="./m.ts"></script></body></html>`})
+		}, opts},
+		{"dist file removed", func() {
+			m := readManifest(t, dist)
+			os.Remove(filepath.Join(dist, m.Widgets[0].HTML))
+		}, opts},
+		{"option changed", func() {}, Options{Root: root, CacheDir: cache, PublicURL: "https://cdn.example.com"}},
+		{"cache off", func() {}, Options{Root: root, CacheDir: cache, PublicURL: "https://cdn.example.com", NoCache: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.change()
+			if res := build(tc.opts); res.UpToDate {
+				t.Fatalf("build after %q was skipped", tc.name)
+			}
+			if _, err := os.Stat(filepath.Join(dist, readManifest(t, dist).Widgets[0].HTML)); err != nil {
+				t.Fatalf("dist/ incomplete after rebuild: %v", err)
+			}
+			if tc.opts.NoCache {
+				return
+			}
+			if res := build(tc.opts); !res.UpToDate {
+				t.Fatalf("second build after %q was not up to date", tc.name)
+			}
+		})
+	}
+}
