@@ -131,6 +131,9 @@ func run(ctx context.Context, o options) error {
 	if err := env.measureNoCompress(ctx, o.runs); err != nil {
 		return err
 	}
+	if err := env.measureRebuild(ctx, o.runs); err != nil {
+		return err
+	}
 	sizes, err := env.sizes(ctx)
 	if err != nil {
 		return err
