@@ -55,6 +55,7 @@ type Error struct {
 	Diagnostics []Diagnostic
 }
 
+// Error lists the diagnostics, one per line (with source lines and carets).
 func (e *Error) Error() string {
 	parts := make([]string, len(e.Diagnostics))
 	for i, d := range e.Diagnostics {
