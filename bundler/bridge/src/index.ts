@@ -59,7 +59,7 @@ let input: Obj | undefined;
 let result: Obj | undefined;
 let ctx: Obj = {};
 let caps: Obj = {};
-let hostInfo: Obj | undefined;
+let hostInfo: { name: string; version?: string } | undefined;
 let state: any = null;
 let used = false;
 const subs: Record<string, Set<Fn>> = {};

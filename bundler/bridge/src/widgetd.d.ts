@@ -14,6 +14,7 @@ declare module "widgetd" {
   export type ErrorCode = "unsupported" | "no-host" | "timeout" | "host";
   /** The only error type the bridge throws or rejects with. */
   export class WidgetdError extends Error {
+    constructor(code: ErrorCode, feature: string, message: string, data?: unknown);
     code: ErrorCode;
     /** The feature or JSON-RPC method involved. */
     feature: string;

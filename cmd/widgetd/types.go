@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/widgetd/widgetd/bundler/bridge"
+)
+
+// typesFile is the name `widgetd types` writes into the widgets folder.
+const typesFile = "widgetd.d.ts"
+
+// runTypes writes the bridge's TypeScript declarations into a widget project,
+// so editors and tsc know `import … from "widgetd"` and "widgetd/react".
+func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("types", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	widgets := fs.String("widgets", "widgets", "widgets folder to write "+typesFile+" into")
+	out := fs.String("out", "", "file to write instead (- for standard output)")
+	check := fs.Bool("check", false, "write nothing; exit 1 if the file is missing or differs (for CI)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd types [--widgets DIR | --out FILE] [--check]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Writes the declarations of the \"widgetd\" and \"widgetd/react\" modules (the")
+		fmt.Fprintln(stderr, "client bridge every widget gets) so editors and tsc complete and check them.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
+	}
+	dts, err := bridge.DTS()
+	if err != nil {
+		fmt.Fprintf(stderr, "widgetd types: %v\n", err)
+		return exitError
+	}
+	if *out == "-" {
+		stdout.Write(dts)
+		return exitOK
+	}
+	path := *out
+	if path == "" {
+		path = filepath.Join(*widgets, typesFile)
+	}
+	if *check {
+		have, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(have, dts) {
+			fmt.Fprintf(stderr, "widgetd types: %s is missing or out of date; run widgetd types\n", path)
+			return exitError
+		}
+		return exitOK
+	}
+	if err := writeFileAtomic(path, dts); err != nil {
+		fmt.Fprintf(stderr, "widgetd types: %v\n", err)
+		return exitError
+	}
+	fmt.Fprintf(stdout, "wrote %s\n", path)
+	return exitOK
+}
+
+// writeFileAtomic replaces path with data without ever leaving it half written.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("folder %s does not exist", dir)
+	}
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(data)
+	cerr := f.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("write %s: %w", path, errors.Join(werr, cerr))
+	}
+	if err := os.Chmod(f.Name(), 0o644); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}

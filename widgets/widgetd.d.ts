@@ -1,0 +1,123 @@
+// Type declarations for the widgetd bridge ("widgetd") and its React hooks
+// ("widgetd/react"). widgetd writes this file into widget projects so editors
+// complete the API. Full documentation: docs/bridge.md.
+declare module "widgetd" {
+  /** Which host the widget runs in. */
+  export type Host = "chatgpt" | "mcp-apps" | "standalone";
+  export type DisplayMode = "inline" | "fullscreen" | "pip";
+  /** Features testable with widget.supports(). */
+  export type Feature =
+    | "callTool" | "sendMessage" | "openLink" | "requestDisplayMode" | "requestClose"
+    | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile"
+    | "uploadFile" | "getFileDownloadUrl" | "requestModal";
+  /** Why a call failed: unsupported by this host, no host at all, no answer in time, or the host refused. */
+  export type ErrorCode = "unsupported" | "no-host" | "timeout" | "host";
+  /** The only error type the bridge throws or rejects with. */
+  export class WidgetdError extends Error {
+    constructor(code: ErrorCode, feature: string, message: string, data?: unknown);
+    code: ErrorCode;
+    /** The feature or JSON-RPC method involved. */
+    feature: string;
+    /** The host's JSON-RPC error or isError result, when code is "host". */
+    data?: unknown;
+  }
+  export interface ContentBlock { type: string; text?: string; [k: string]: unknown }
+  export interface CallToolResult {
+    content: ContentBlock[];
+    structuredContent?: Record<string, unknown>;
+    isError?: boolean;
+    _meta?: Record<string, unknown>;
+  }
+  /** MCP Apps McpUiHostContext (ChatGPT globals are mapped onto it). */
+  export interface HostContext {
+    theme?: "light" | "dark";
+    displayMode?: DisplayMode;
+    availableDisplayModes?: DisplayMode[];
+    locale?: string;
+    timeZone?: string;
+    platform?: "web" | "desktop" | "mobile";
+    userAgent?: string;
+    containerDimensions?: { height?: number; maxHeight?: number; width?: number; maxWidth?: number };
+    safeAreaInsets?: { top: number; right: number; bottom: number; left: number };
+    deviceCapabilities?: { touch?: boolean; hover?: boolean };
+    styles?: { variables?: Record<string, string | undefined>; css?: { fonts?: string } };
+    toolInfo?: { id?: string | number; tool: { name: string; [k: string]: unknown } };
+    [k: string]: unknown;
+  }
+  export interface Config {
+    /** Request timeout in ms (default 30000). */
+    timeout: number;
+    /** Report the document size to the host (default true). */
+    autoResize: boolean;
+    /** Debounce of size reports in ms (default 50). */
+    resizeDebounce: number;
+    /** Apply host theme, style variables and fonts (default true). */
+    theming: boolean;
+    /** Wait this long for another App's handshake before starting our own, in ms (default 300). */
+    adoptWait: number;
+    appInfo: { name: string; version: string };
+    displayModes: DisplayMode[];
+  }
+  type Unsubscribe = () => void;
+  export const widget: {
+    readonly host: Host;
+    readonly hostInfo: { name: string; version?: string } | undefined;
+    readonly hostCapabilities: Record<string, unknown>;
+    readonly toolInput: Record<string, unknown> | undefined;
+    readonly toolOutput: Record<string, unknown> | undefined;
+    /** Widget-only _meta of the tool result. */
+    readonly toolMeta: Record<string, unknown> | undefined;
+    readonly toolResult: CallToolResult | undefined;
+    readonly hostContext: HostContext;
+    readonly state: any;
+    /** Resolves once the host session exists (MCP Apps); immediately elsewhere. */
+    ready(): Promise<void>;
+    /** Change tunables; call before first use (autoResize may be toggled any time). */
+    configure(c: Partial<Config>): void;
+    supports(feature: Feature): boolean;
+    /** Called at once with the latest input if one already arrived. */
+    onToolInput(cb: (args: Record<string, unknown>) => void): Unsubscribe;
+    onToolInputPartial(cb: (args: Record<string, unknown>) => void): Unsubscribe;
+    /** Called at once with the latest result if one already arrived. */
+    onToolResult(cb: (result: CallToolResult) => void): Unsubscribe;
+    onToolCancelled(cb: (p: { reason?: string }) => void): Unsubscribe;
+    onHostContextChanged(cb: (ctx: HostContext) => void): Unsubscribe;
+    onStateChanged(cb: (state: any) => void): Unsubscribe;
+    /** The host answers ui/resource-teardown after returned promises settle. */
+    onTeardown(cb: (p: Record<string, unknown>) => void | Promise<void>): Unsubscribe;
+    callTool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+    sendMessage(text: string | ContentBlock[]): Promise<unknown>;
+    openLink(url: string): Promise<unknown>;
+    requestDisplayMode(mode: DisplayMode): Promise<DisplayMode>;
+    requestClose(): Promise<void>;
+    updateModelContext(p: { content?: ContentBlock[]; structuredContent?: Record<string, unknown> }): Promise<unknown>;
+    readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
+    downloadFile(contents: Record<string, unknown>[]): Promise<unknown>;
+    uploadFile(file: File, options?: { library?: boolean }): Promise<{ fileId: string; fileName?: string; mimeType?: string }>;
+    getFileDownloadUrl(fileId: string): Promise<{ downloadUrl: string }>;
+    requestModal(options?: { params?: Record<string, unknown>; template?: string; title?: string }): Promise<void>;
+    getState(): any;
+    setState(state: any): Promise<void>;
+    log(level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency", data: unknown): void;
+    /** Send one size report now (height in px, or measured). */
+    notifySize(height?: number): void;
+  };
+  export default widget;
+}
+
+declare module "widgetd/react" {
+  import type { CallToolResult, DisplayMode, HostContext } from "widgetd";
+  export function useToolInput<T = Record<string, unknown>>(): T | undefined;
+  export function useToolOutput<T = Record<string, unknown>>(): T | undefined;
+  export function useToolResult(): CallToolResult | undefined;
+  export function useHostContext(): HostContext;
+  export function useTheme(): "light" | "dark" | undefined;
+  export function useDisplayMode(): [DisplayMode | undefined, (m: DisplayMode) => Promise<DisplayMode>];
+  export function useWidgetState<T>(initial: T): [T, (s: T | ((prev: T) => T)) => void];
+  export function useCallTool<R = CallToolResult>(name: string): {
+    call: (args?: Record<string, unknown>) => Promise<R | undefined>;
+    data: R | undefined;
+    error: Error | undefined;
+    loading: boolean;
+  };
+}
