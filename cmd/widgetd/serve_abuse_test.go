@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"syscall"
 	"sync"
 	"testing"
 	"time"
@@ -143,6 +144,12 @@ func testServeSlowHeaders(t *testing.T, engine string) {
 			go func() {
 				_ = c.SetReadDeadline(time.Now().Add(20 * time.Second))
 				b, err := io.ReadAll(c)
+				if errors.Is(err, syscall.ECONNRESET) {
+					// The server closed with our unread header bytes in its
+					// receive buffer, so the kernel reset the connection:
+					// cut, as wanted.
+					err = nil
+				}
 				if err == nil && len(b) > 0 && !strings.HasPrefix(string(b), "HTTP/1.1 408") {
 					err = fmt.Errorf("server answered a request it never finished reading: %q", b)
 				}
