@@ -11,8 +11,8 @@ import (
 	"net/http"
 	"os"
 	"strings"
-	"syscall"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
