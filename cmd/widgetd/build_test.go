@@ -80,7 +80,8 @@ func TestCLIBuildSummaryAndJSON(t *testing.T) {
 		"widgets/hi/widget.json": `{"title": "Hi"}`,
 		"widgets/hi/index.ts":    `document.body.append("hello " + "x".repeat(400));`,
 	})
-	code, out, errs := runCLI(t, "build", "--root", root)
+	cache := t.TempDir() // explicit: the test must not depend on $HOME
+	code, out, errs := runCLI(t, "build", "--root", root, "--cache-dir", cache)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -89,7 +90,7 @@ func TestCLIBuildSummaryAndJSON(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = runCLI(t, "build", "--root", root, "--json")
+	code, out, errs = runCLI(t, "build", "--root", root, "--json", "--cache-dir", cache)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
