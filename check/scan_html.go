@@ -286,7 +286,7 @@ func elementRefs(res *ScanResult, tag string, attrs []attr) {
 // the double-escaped state where the real </script> no longer ends the
 // element. A lone "<script" is harmless and not flagged.
 func scriptHazards(res *ScanResult, body []byte, base int) {
-	lower := bytes.ToLower(body)
+	lower := asciiLower(body)
 	i := bytes.Index(lower, []byte("<!--"))
 	if i < 0 {
 		return
@@ -298,4 +298,17 @@ func scriptHazards(res *ScanResult, body []byte, base int) {
 		msg += `; one "<script" added later (a dependency update is enough) swallows the rest of the document`
 	}
 	res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: msg})
+}
+
+// asciiLower lower-cases ASCII letters only, so offsets into the result are
+// offsets into b (bytes.ToLower rewrites invalid UTF-8 and can change lengths).
+func asciiLower(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		out[i] = c
+	}
+	return out
 }
