@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -200,6 +201,29 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 		rec.Inputs[file] = sha256Hex(data)
 		dirs[filepath.Dir(file)] = true
 	}
+	// esbuild also reads package.json, tsconfig.json and jsconfig.json in
+	// every folder from an input up to the file-system root; their content
+	// counts, and the folders between an input and the project root count
+	// too (a config file created there changes them).
+	seen := map[string]bool{}
+	for dir := range maps.Clone(dirs) {
+		for d := dir; !seen[d]; d = filepath.Dir(d) {
+			seen[d] = true
+			if inside(b.root, d) {
+				dirs[d] = true
+			}
+			for _, name := range resolverConfigs {
+				file := filepath.Join(d, name)
+				data, err := os.ReadFile(file)
+				if err == nil {
+					rec.Inputs[file] = sha256Hex(data)
+				}
+			}
+			if filepath.Dir(d) == d {
+				break
+			}
+		}
+	}
 	for dir := range dirs {
 		st, err := os.Stat(dir)
 		if err != nil {
@@ -227,6 +251,16 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 	if tmp.Close() != nil || werr != nil || os.Rename(tmp.Name(), p) != nil {
 		os.Remove(tmp.Name())
 	}
+}
+
+// resolverConfigs are the files esbuild consults in a folder while resolving
+// and compiling the files below it.
+var resolverConfigs = []string{"package.json", "tsconfig.json", "jsconfig.json"}
+
+// inside reports whether dir is root or below it.
+func inside(root, dir string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // forgetRecord removes the record, so no later build trusts it.

@@ -58,6 +58,17 @@ func TestUpToDate(t *testing.T) {
 		{"package file edited", func() {
 			writeFiles(t, root, map[string]string{"widgets/w/node_modules/dep/index.js": `exports.v = "two";`})
 		}, opts},
+		{"tsconfig.json edited in place", func() {
+			writeFiles(t, root, map[string]string{"widgets/tsconfig.json": `{"compilerOptions": {"jsx": "react-jsx"}}`})
+		}, opts},
+		{"tsconfig.json edited again in place", func() {
+			writeFiles(t, root, map[string]string{"widgets/tsconfig.json": `{"compilerOptions": {"jsx": "preserve"}}`})
+		}, opts},
+		{"package's package.json edited in place", func() {
+			writeFiles(t, root, map[string]string{"widgets/w/node_modules/dep/package.json": `{"name": "dep", "main": "index.js", "sideEffects": false}`})
+		}, opts},
+		// After this case index.tsx wins over index.ts as the entry, so dep
+		// is no longer an input.
 		{"file added beside sources", func() {
 			tick()
 			writeFiles(t, root, map[string]string{"widgets/w/index.tsx": `document.body.append("shadow");`})
