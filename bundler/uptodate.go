@@ -263,13 +263,6 @@ func inside(root, dir string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
-// forgetRecord removes the record, so no later build trusts it.
-func (b *Builder) forgetRecord() {
-	if p := b.recordPath(); p != "" {
-		os.Remove(p)
-	}
-}
-
 func metafileOrEmpty(s string) string {
 	if s == "" {
 		return "{}"
