@@ -258,6 +258,9 @@ type Output struct {
 func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if err := b.discover(); err != nil {
+		return nil, err
+	}
 	a, err := b.assemble(ctx)
 	if err != nil {
 		return nil, err
@@ -287,10 +290,8 @@ type assembled struct {
 	metafile    string
 }
 
+// assemble bundles and renders the widgets found by the last discover.
 func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
-	if err := b.discover(); err != nil {
-		return nil, err
-	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -342,11 +343,12 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := time.Now()
-	if b.discover() == nil {
-		if res := b.upToDate(); res != nil {
-			res.Duration = time.Since(start)
-			return res, nil
-		}
+	if err := b.discover(); err != nil {
+		return nil, err
+	}
+	if res := b.upToDate(); res != nil {
+		res.Duration = time.Since(start)
+		return res, nil
 	}
 	hits0, misses0 := b.cache.hits, b.cache.misses
 	a, err := b.assemble(ctx)
