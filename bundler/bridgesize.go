@@ -15,8 +15,19 @@ type BridgeSize struct {
 }
 
 // MeasureBridge compiles the core bridge (the "widgetd" module) on its own,
-// with the build's targets and minification, and returns its sizes.
+// with the build's targets and minification, and returns its sizes. The
+// bridge is embedded and the options fixed, so a Builder measures it once.
 func (b *Builder) MeasureBridge() (BridgeSize, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.measureBridge()
+}
+
+// measureBridge is MeasureBridge with b.mu held.
+func (b *Builder) measureBridge() (BridgeSize, error) {
+	if b.bridgeSize != nil {
+		return *b.bridgeSize, nil
+	}
 	opts := b.esbuildOptions()
 	opts.EntryPointsAdvanced = nil
 	opts.Stdin = &api.StdinOptions{Contents: `import "widgetd";`, ResolveDir: b.widgetsDir, Loader: api.LoaderJS, Sourcefile: "bridge-size.js"}
@@ -46,5 +57,6 @@ func (b *Builder) MeasureBridge() (BridgeSize, error) {
 			s.Gzip = len(out)
 		}
 	}
+	b.bridgeSize = &s
 	return s, nil
 }

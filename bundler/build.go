@@ -82,13 +82,14 @@ type Builder struct {
 	target     api.Target
 	engines    []api.Engine
 
-	widgets   []*widget
-	cacheRoot string // "" when caching is off
-	esb       api.BuildContext
-	esbNames  string // widget names the context was made for
-	cache     *compressCache
-	min       *minify.M
-	mu        sync.Mutex
+	widgets    []*widget
+	cacheRoot  string      // "" when caching is off
+	bridgeSize *BridgeSize // measured once
+	esb        api.BuildContext
+	esbNames   string // widget names the context was made for
+	cache      *compressCache
+	min        *minify.M
+	mu         sync.Mutex
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
@@ -390,7 +391,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	b.cache.prune(maxCacheBytes)
-	size, err := b.MeasureBridge()
+	size, err := b.measureBridge()
 	if err != nil {
 		return nil, err
 	}
