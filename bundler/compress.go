@@ -134,16 +134,8 @@ func (c *compressCache) put(sum, enc string, b []byte) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}
-	// Write under a temporary name and rename, so a killed build never
-	// leaves a truncated entry behind.
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := f.Write(b)
-	cerr := f.Close()
-	if werr != nil || cerr != nil || os.Rename(f.Name(), p) != nil {
-		os.Remove(f.Name())
+	// Atomic, so a killed build never leaves a truncated entry behind.
+	if WriteFileAtomic(p, b) != nil {
 		return
 	}
 	c.mu.Lock()

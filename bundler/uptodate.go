@@ -243,14 +243,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := tmp.Write(data)
-	if tmp.Close() != nil || werr != nil || os.Rename(tmp.Name(), p) != nil {
-		os.Remove(tmp.Name())
-	}
+	_ = WriteFileAtomic(p, data) // failing costs only the next shortcut
 }
 
 // resolverConfigs are the files esbuild consults in a folder while resolving

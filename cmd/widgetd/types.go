@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
 )
 
@@ -56,37 +56,14 @@ func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return exitOK
 	}
-	if err := writeFileAtomic(path, dts); err != nil {
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "widgetd types: folder %s does not exist\n", filepath.Dir(path))
+		return exitError
+	}
+	if err := bundler.WriteFileAtomic(path, dts); err != nil {
 		fmt.Fprintf(stderr, "widgetd types: %v\n", err)
 		return exitError
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", path)
 	return exitOK
-}
-
-// writeFileAtomic replaces path with data without ever leaving it half written.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return fmt.Errorf("folder %s does not exist", dir)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(f.Name())
-		return fmt.Errorf("write %s: %w", path, errors.Join(werr, cerr))
-	}
-	if err := os.Chmod(f.Name(), 0o644); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
 }
