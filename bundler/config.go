@@ -187,8 +187,13 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	if err != nil {
 		return nil, err
 	}
-	for path, allowed := range map[string][]string{"": widgetKeys, "csp": cspKeys, "permissions": permissionKeys} {
-		if err := doc.checkKeys(path, allowed); err != nil {
+	// In document order of importance, so the same file always gets the
+	// same first error.
+	for _, level := range []struct {
+		path    string
+		allowed []string
+	}{{"", widgetKeys}, {"csp", cspKeys}, {"permissions", permissionKeys}} {
+		if err := doc.checkKeys(level.path, level.allowed); err != nil {
 			return nil, err
 		}
 	}

@@ -1,6 +1,7 @@
 package bundler
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -342,8 +343,8 @@ func (r *bundleResult) widgetAssets(js, css []byte) []string {
 		if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") {
 			continue
 		}
-		name := path.Base(p)
-		if strings.Contains(string(js), name) || strings.Contains(string(css), name) {
+		name := []byte(path.Base(p))
+		if bytes.Contains(js, name) || bytes.Contains(css, name) {
 			out = append(out, p)
 		}
 	}
