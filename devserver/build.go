@@ -172,9 +172,7 @@ func (s *Server) report(prev, ev *BuildEvent) {
 	if len(updated) > 0 {
 		s.log.printf("widgetd dev: rebuilt %v in %.0f ms\n", updated, ev.DurationMs)
 	}
-	s.reportedMu.Lock()
-	clear(s.reported)
-	s.reportedMu.Unlock()
+	s.reports.reset()
 }
 
 // hub fans build events out to SSE streams and Subscribe channels.
