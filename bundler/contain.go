@@ -1,0 +1,326 @@
+package bundler
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A build reads only files inside the project, so a CI that builds an
+// untrusted pull request cannot be made to publish the runner's files
+// (`import t from "../../../../etc/passwd" with {type: "text"}`, a symlink to
+// ~/.ssh, a CSS url() to a secret). Every path esbuild resolves (imports of
+// any kind, import attributes, CSS @import and url(), the widgets' HTML
+// references) is checked by its real path, symlinks followed, against:
+//
+//   - the project root (the folder of widgetd.json), and the widgets
+//     folder when it is configured (--widgets, "widgetsDir") outside it;
+//   - the node_modules folders Node's resolution searches from the
+//     project's own files: below the project (and the widgets folder), and
+//     in the folders above it up
+//     to the repository or workspace root (the first folder with .git,
+//     pnpm-workspace.yaml, or a package.json declaring "workspaces"), where
+//     npm, yarn and pnpm workspaces hoist packages. A node_modules that is a
+//     symlink counts at its real path; a package inside it that links
+//     elsewhere (npm link, a workspace package) does not;
+//   - the folders named in widgetd.json "allowOutside", on purpose.
+//
+// Anything else is an error at the import's file:line:col that names the
+// setting.
+
+// Codes of the diagnostics the build's own limits produce (Diagnostic.Code).
+const (
+	// CodeOutsideProject: a reference resolves outside the project.
+	CodeOutsideProject = "build-outside-project"
+	// CodeSourceTooLarge: a source file is over maxSourceSize.
+	CodeSourceTooLarge = "build-source-too-large"
+	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
+	CodeHTMLBudget = "build-html-budget"
+)
+
+// limitError is a refusal by one of the build's limits.
+type limitError struct {
+	code, msg string
+}
+
+func (e *limitError) Error() string { return e.msg }
+
+// limitCode returns name when it is a limit code (esbuild carries it as the
+// message's plugin name), else "".
+func limitCode(name string) string {
+	switch name {
+	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget:
+		return name
+	}
+	return ""
+}
+
+// codeOf is the limit code of err, or "".
+func codeOf(err error) string {
+	if le, ok := err.(*limitError); ok {
+		return le.code
+	}
+	return ""
+}
+
+// limitDiag is a diagnostic for a limit error at file.
+func limitDiag(file string, line, col int, err error) *Error {
+	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
+}
+
+// DefaultMaxSourceSize is the largest source file a build reads (50 MiB),
+// unless widgetd.json "maxSourceSize" says otherwise.
+const DefaultMaxSourceSize = 50 << 20
+
+// containment is the set of folders a build may read from.
+type containment struct {
+	root    string   // project root, real path
+	roots   []string // root and the widgets folder when outside it, real paths
+	outside []string // allowOutside folders, real paths
+	maxSize int64    // largest source file, bytes
+
+	mu      sync.Mutex
+	modules map[string]bool // real paths of node_modules folders allowed
+	walked  map[string]bool // folders whose node_modules chain was added
+}
+
+// newContainment resolves the project root, the widgets folder and the
+// allowOutside folders (relative to the root) to real paths.
+func newContainment(root, widgetsDir string, allowOutside []string, maxSize int64) (*containment, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSourceSize
+	}
+	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}}
+	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
+		c.roots = append(c.roots, wd)
+	}
+	for _, o := range allowOutside {
+		p := o
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, filepath.FromSlash(o))
+		}
+		rp, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: allowOutside %q: %w", ProjectConfigFile, o, unwrapPathErr(err))
+		}
+		c.outside = append(c.outside, rp)
+	}
+	for _, r := range c.roots {
+		c.addModules(r, workspaceTop(r))
+	}
+	return c, nil
+}
+
+// workspaceTop is the first folder from dir upwards that is a repository or
+// workspace root, or the file system root when there is none.
+func workspaceTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if isWorkspaceRoot(d) || filepath.Dir(d) == d {
+			return d
+		}
+	}
+}
+
+func isWorkspaceRoot(d string) bool {
+	for _, marker := range []string{".git", "pnpm-workspace.yaml"} {
+		if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
+			return true
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(d, "package.json"))
+	if err != nil || len(data) > 1<<20 {
+		return false
+	}
+	var pkg struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	return json.Unmarshal(data, &pkg) == nil && len(pkg.Workspaces) > 0 && string(pkg.Workspaces) != "null"
+}
+
+// addModules allows the node_modules folder of every folder from dir up to
+// and including top.
+func (c *containment) addModules(dir, top string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for d := dir; ; d = filepath.Dir(d) {
+		if c.walked[d] {
+			return
+		}
+		c.walked[d] = true
+		if nm, err := filepath.EvalSymlinks(filepath.Join(d, "node_modules")); err == nil {
+			c.modules[nm] = true
+		}
+		if d == top || filepath.Dir(d) == d {
+			return
+		}
+	}
+}
+
+// noteImporter allows the node_modules folders an import from dir (a real
+// path) searches, when dir is inside the project.
+func (c *containment) noteImporter(dir string) {
+	for _, r := range c.roots {
+		if dir != "" && within(r, dir) {
+			c.addModules(dir, r)
+		}
+	}
+}
+
+// within reports whether p is base or below it (both clean, absolute).
+func within(base, p string) bool {
+	rel, err := filepath.Rel(base, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// allows reports whether the real path p may be read.
+func (c *containment) allows(p string) bool {
+	for _, list := range [][]string{c.roots, c.outside} {
+		for _, o := range list {
+			if within(o, p) {
+				return true
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for nm := range c.modules {
+		if within(nm, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// check returns why the file at p may not be read, or nil. spec is how the
+// source named it; named, when not "", is the path spec names before any
+// symlink is followed (esbuild hands over real paths).
+func (c *containment) check(spec, p, named string) error {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil // does not exist: esbuild reports it
+	}
+	if !c.allows(real) {
+		suggest, err := filepath.Rel(c.root, filepath.Dir(real))
+		if err != nil {
+			suggest = filepath.Dir(real)
+		}
+		via := ""
+		if named == "" {
+			named = p
+		}
+		if named = filepath.Clean(named); named != real {
+			if r, err := filepath.EvalSymlinks(named); err == nil && r == real {
+				via = fmt.Sprintf(" through a symlink at %s", displayPath(named))
+			}
+		}
+		return &limitError{CodeOutsideProject, fmt.Sprintf("%q resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
+			spec, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
+	}
+	return c.checkSize(spec, real)
+}
+
+// checkSize refuses a file over the source size limit before anyone reads it.
+func (c *containment) checkSize(spec, real string) error {
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() || st.Size() <= c.maxSize {
+		return nil
+	}
+	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%q is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
+		spec, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
+}
+
+// formatBytes writes n as B, KiB or MiB.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// containProbe marks the esbuild resolve calls the guard makes itself.
+type containProbe struct{}
+
+// containPlugin checks every path esbuild resolves, before it loads it.
+func (c *containment) plugin() api.Plugin {
+	return api.Plugin{Name: "widgetd-contain", Setup: func(pb api.PluginBuild) {
+		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if _, probe := a.PluginData.(containProbe); probe || a.Kind == api.ResolveEntryPoint || a.ResolveDir == "" {
+				return api.OnResolveResult{}, nil
+			}
+			dir := a.ResolveDir
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				dir = real
+			}
+			c.noteImporter(dir)
+			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, Namespace: a.Namespace, ResolveDir: a.ResolveDir,
+				Kind: a.Kind, PluginData: containProbe{}, With: a.With})
+			if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Path == "" {
+				return api.OnResolveResult{}, nil // esbuild resolves (or reports) it as usual
+			}
+			// Nothing to return: esbuild resolves it again, the same way.
+			named := ""
+			if strings.HasPrefix(a.Path, "./") || strings.HasPrefix(a.Path, "../") {
+				named = filepath.Join(a.ResolveDir, filepath.FromSlash(a.Path))
+			}
+			if err := c.check(a.Path, r.Path, named); err != nil {
+				// The code rides as the plugin name; esbuild adds the
+				// import's location.
+				return api.OnResolveResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+			}
+			return api.OnResolveResult{}, nil
+		})
+	}}
+}
+
+// checkLimits validates the project file's allowOutside, maxSourceSize and
+// htmlBudget.
+func checkLimits(doc *jsonDoc, dir string, pc *ProjectConfig) error {
+	for i, o := range pc.AllowOutside {
+		field := fmt.Sprintf("allowOutside[%d]", i)
+		if o == "" {
+			return doc.errPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
+		}
+		p := o
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(o))
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return doc.errPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
+		}
+		if !st.IsDir() {
+			return doc.errPath(field, "allowOutside %q is a file; name the folder that holds it", o)
+		}
+	}
+	if pc.MaxSourceSize < 0 {
+		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", DefaultMaxSourceSize)
+	}
+	if pc.HTMLBudget < 0 {
+		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", DefaultHTMLBudget)
+	}
+	return nil
+}
+
+// checkWidget refuses a widget folder that is (or whose entry is) outside
+// the project, e.g. a symlinked folder, and an entry over the size limit.
+func (c *containment) checkWidget(w *widget) error {
+	if err := c.check(filepath.Base(w.Dir), w.Dir, ""); err != nil {
+		return limitDiag(displayPath(w.Dir), 0, 0, &limitError{codeOf(err), "widget folder " + err.Error()})
+	}
+	if err := c.check(w.Config.Entry, w.Entry, ""); err != nil {
+		return limitDiag(displayPath(w.Entry), 0, 0, &limitError{codeOf(err), "entry " + err.Error()})
+	}
+	return nil
+}
