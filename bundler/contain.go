@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
+	"strconv"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -85,8 +85,28 @@ type containment struct {
 	maxSize int64    // largest source file, bytes
 
 	mu      sync.Mutex
-	modules map[string]bool // real paths of node_modules folders allowed
-	walked  map[string]bool // folders whose node_modules chain was added
+	modules map[string]bool   // real paths of node_modules folders allowed
+	walked  map[string]bool   // folders whose node_modules chain was added
+	real    map[string]string // folder → real path, cached
+}
+
+// realDir is the real path of folder dir (itself when it cannot be
+// resolved), cached: every import of a folder asks.
+func (c *containment) realDir(dir string) string {
+	c.mu.Lock()
+	r, ok := c.real[dir]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		r = dir
+	}
+	c.mu.Lock()
+	c.real[dir] = r
+	c.mu.Unlock()
+	return r
 }
 
 // newContainment resolves the project root, the widgets folder and the
@@ -99,7 +119,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 	if maxSize <= 0 {
 		maxSize = DefaultMaxSourceSize
 	}
-	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}}
+	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
 	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
 		c.roots = append(c.roots, wd)
 	}
@@ -204,7 +224,7 @@ func (c *containment) allows(p string) bool {
 // source named it; named, when not "", is the path spec names before any
 // symlink is followed (esbuild hands over real paths).
 func (c *containment) check(spec, p, named string) error {
-	real, err := filepath.EvalSymlinks(p)
+	real, err := c.realFile(p)
 	if err != nil {
 		return nil // does not exist: esbuild reports it
 	}
@@ -222,10 +242,27 @@ func (c *containment) check(spec, p, named string) error {
 				via = fmt.Sprintf(" through a symlink at %s", displayPath(named))
 			}
 		}
-		return &limitError{CodeOutsideProject, fmt.Sprintf("%q resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
-			spec, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
+		what := "this import"
+		if spec != "" {
+			what = strconv.Quote(spec)
+		}
+		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
+			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
 	}
 	return c.checkSize(spec, real)
+}
+
+// realFile is the real path of p: its folder's (cached) real path, and p
+// itself followed when it is a symlink.
+func (c *containment) realFile(p string) (string, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	return filepath.Join(c.realDir(filepath.Dir(p)), filepath.Base(p)), nil
 }
 
 // checkSize refuses a file over the source size limit before anyone reads it.
@@ -234,8 +271,12 @@ func (c *containment) checkSize(spec, real string) error {
 	if err != nil || !st.Mode().IsRegular() || st.Size() <= c.maxSize {
 		return nil
 	}
-	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%q is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
-		spec, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
+	what := "this import"
+	if spec != "" {
+		what = strconv.Quote(spec)
+	}
+	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%s is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
+		what, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
 }
 
 // formatBytes writes n as B, KiB or MiB.
@@ -249,37 +290,28 @@ func formatBytes(n int64) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// containProbe marks the esbuild resolve calls the guard makes itself.
-type containProbe struct{}
-
-// containPlugin checks every path esbuild resolves, before it loads it.
+// plugin checks every file esbuild loads (any import kind, import
+// attributes, CSS @import and url() included). esbuild hands over real
+// paths, and reports a load error at the location of the import that
+// brought the file in.
 func (c *containment) plugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-contain", Setup: func(pb api.PluginBuild) {
+		// Note where imports are resolved from: the node_modules folders
+		// those folders search are allowed. An importer is always loaded
+		// (and noted) before the files it imports.
 		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-			if _, probe := a.PluginData.(containProbe); probe || a.Kind == api.ResolveEntryPoint || a.ResolveDir == "" {
-				return api.OnResolveResult{}, nil
-			}
-			dir := a.ResolveDir
-			if real, err := filepath.EvalSymlinks(dir); err == nil {
-				dir = real
-			}
-			c.noteImporter(dir)
-			r := pb.Resolve(a.Path, api.ResolveOptions{Importer: a.Importer, Namespace: a.Namespace, ResolveDir: a.ResolveDir,
-				Kind: a.Kind, PluginData: containProbe{}, With: a.With})
-			if len(r.Errors) > 0 || r.External || r.Namespace != "file" || r.Path == "" {
-				return api.OnResolveResult{}, nil // esbuild resolves (or reports) it as usual
-			}
-			// Nothing to return: esbuild resolves it again, the same way.
-			named := ""
-			if strings.HasPrefix(a.Path, "./") || strings.HasPrefix(a.Path, "../") {
-				named = filepath.Join(a.ResolveDir, filepath.FromSlash(a.Path))
-			}
-			if err := c.check(a.Path, r.Path, named); err != nil {
-				// The code rides as the plugin name; esbuild adds the
-				// import's location.
-				return api.OnResolveResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+			if a.ResolveDir != "" {
+				c.noteImporter(c.realDir(a.ResolveDir))
 			}
 			return api.OnResolveResult{}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if err := c.check("", a.Path, ""); err != nil {
+				// The code rides as the plugin name.
+				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+			}
+			c.noteImporter(c.realDir(filepath.Dir(a.Path)))
+			return api.OnLoadResult{}, nil // esbuild loads it as usual
 		})
 	}}
 }
