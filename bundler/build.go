@@ -429,6 +429,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 
 // discover finds and validates every widget, reporting all config errors at once.
 func (b *Builder) discover() error {
+	b.contain.reset()
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {

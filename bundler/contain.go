@@ -22,10 +22,10 @@ import (
 //     folder when it is configured (--widgets, "widgetsDir") outside it;
 //   - the node_modules folders Node's resolution searches from the
 //     project's own files: below the project (and the widgets folder), and
-//     in the folders above it up
-//     to the repository or workspace root (the first folder with .git,
-//     pnpm-workspace.yaml, or a package.json declaring "workspaces"), where
-//     npm, yarn and pnpm workspaces hoist packages. A node_modules that is a
+//     in the folders above it up to the repository or workspace root (the
+//     first folder with .git, pnpm-workspace.yaml, or a package.json
+//     declaring "workspaces"), where npm, yarn and pnpm workspaces hoist
+//     packages. A node_modules that is a
 //     symlink counts at its real path; a package inside it that links
 //     elsewhere (npm link, a workspace package) does not;
 //   - the folders named in widgetd.json "allowOutside", on purpose.
@@ -134,10 +134,22 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 		}
 		c.outside = append(c.outside, rp)
 	}
+	c.reset()
+	return c, nil
+}
+
+// reset forgets the folders learnt during a build (real paths, node_modules)
+// so a rebuild sees symlinks as they are now, and allows the node_modules
+// above each root again.
+func (c *containment) reset() {
+	c.mu.Lock()
+	clear(c.modules)
+	clear(c.walked)
+	clear(c.real)
+	c.mu.Unlock()
 	for _, r := range c.roots {
 		c.addModules(r, workspaceTop(r))
 	}
-	return c, nil
 }
 
 // workspaceTop is the first folder from dir upwards that is a repository or

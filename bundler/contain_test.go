@@ -259,6 +259,35 @@ func TestWidgetsFolderOutsideRoot(t *testing.T) {
 	}
 }
 
+// TestRebuildSeesNewSymlink: a Builder kept across rebuilds (widgetd dev)
+// notices a file replaced by a symlink to outside the project.
+func TestRebuildSeesNewSymlink(t *testing.T) {
+	top, root := outsideFixture(t)
+	writeFiles(t, root, map[string]string{
+		"widgets/w/index.ts":     "import t from \"./lib/data.txt\" with { type: \"text\" };\ndocument.body.textContent = t;\n",
+		"widgets/w/lib/data.txt": "harmless",
+	})
+	b, err := New(Options{Root: root, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if _, err := b.Assemble(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "widgets/w/lib")); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, filepath.Join(top, "secret"), filepath.Join(root, "widgets/w/lib"))
+	if err := os.Rename(filepath.Join(top, "secret/passwd.txt"), filepath.Join(top, "secret/data.txt")); err != nil {
+		t.Fatal(err)
+	}
+	out, err := b.Assemble(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "outside the project") {
+		t.Fatalf("rebuild through a new symlink: %v (secret bundled: %v)", err, out != nil && outputHas(out, secret))
+	}
+}
+
 func TestAllowOutsideValidated(t *testing.T) {
 	for _, tc := range []struct{ project, want string }{
 		{`{"allowOutside": ["../nope"]}`, `widgetd.json:1:19: error: allowOutside "../nope": no such file or directory`},
