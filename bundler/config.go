@@ -114,7 +114,7 @@ type ProjectConfig struct {
 func LoadProjectConfig(dir string) (ProjectConfig, error) {
 	var pc ProjectConfig
 	file := filepath.Join(dir, ProjectConfigFile)
-	data, err := os.ReadFile(file)
+	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return pc, nil
 	}
@@ -193,7 +193,7 @@ type widget struct {
 // shown in messages.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	file := filepath.Join(display, WidgetConfigFile)
-	data, err := os.ReadFile(filepath.Join(dir, WidgetConfigFile))
+	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
 	if err != nil {
 		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
 	}

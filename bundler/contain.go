@@ -368,3 +368,15 @@ func (c *containment) checkWidget(w *widget) error {
 	}
 	return nil
 }
+
+// maxConfigSize is the largest widget.json or widgetd.json read.
+const maxConfigSize = 1 << 20
+
+// readConfigFile reads a JSON config file, refusing one over maxConfigSize
+// before reading it.
+func readConfigFile(file string) ([]byte, error) {
+	if st, err := os.Stat(file); err == nil && st.Size() > maxConfigSize {
+		return nil, fmt.Errorf("%s is %s; a config file is at most %s", file, formatBytes(st.Size()), formatBytes(maxConfigSize))
+	}
+	return os.ReadFile(file)
+}

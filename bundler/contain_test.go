@@ -288,6 +288,16 @@ func TestRebuildSeesNewSymlink(t *testing.T) {
 	}
 }
 
+func TestHugeConfigRefused(t *testing.T) {
+	_, root := outsideFixture(t)
+	writeFiles(t, root, map[string]string{"widgets/w/index.ts": "1", "widgets/w/widget.json": `{"title":"` + strings.Repeat("x", 2<<20) + `"}`})
+	t.Chdir(root)
+	_, err := assemble(t, root, false)
+	if err == nil || !strings.Contains(err.Error(), "widget.json is 2.0 MiB; a config file is at most 1.0 MiB") {
+		t.Fatalf("2 MiB widget.json: %v", err)
+	}
+}
+
 func TestAllowOutsideValidated(t *testing.T) {
 	for _, tc := range []struct{ project, want string }{
 		{`{"allowOutside": ["../nope"]}`, `widgetd.json:1:19: error: allowOutside "../nope": no such file or directory`},
