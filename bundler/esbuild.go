@@ -127,7 +127,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.plugin(), b.contain.plugin()},
+		Plugins:             []api.Plugin{b.contain.plugin(), b.plugin()}, // containment first: it checks every file before any plugin loads it
 	}
 }
 
