@@ -288,6 +288,27 @@ func TestRebuildSeesNewSymlink(t *testing.T) {
 	}
 }
 
+// TestOutsideAssetExternalMode: with a public URL, assets use esbuild's
+// file loader (copied into dist/) rather than data: URLs; still refused.
+func TestOutsideAssetExternalMode(t *testing.T) {
+	_, root := outsideFixture(t)
+	writeFiles(t, root, map[string]string{
+		"widgets/w/index.ts": "import \"./s.css\";\n",
+		"widgets/w/s.css":    "body { background: url(../../../secret/img.png) }\n",
+	})
+	t.Chdir(root)
+	b, err := New(Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	_, err = b.Assemble(context.Background())
+	d := AsDiagnostics(err)
+	if len(d) != 1 || d[0].Code != CodeOutsideProject || d[0].File != "widgets/w/s.css" || d[0].Line != 1 || d[0].Column != 20 {
+		t.Fatalf("want one outside-project error at s.css:1:20, got %v", err)
+	}
+}
+
 func TestHugeConfigRefused(t *testing.T) {
 	_, root := outsideFixture(t)
 	writeFiles(t, root, map[string]string{"widgets/w/index.ts": "1", "widgets/w/widget.json": `{"title":"` + strings.Repeat("x", 2<<20) + `"}`})
