@@ -207,11 +207,15 @@ func (h *hub) publish(ev *BuildEvent) {
 	}
 }
 
-// addStream registers an SSE stream; ok is false once the server is closing.
+// maxLiveStreams bounds the open live-reload streams (one per preview tab).
+const maxLiveStreams = 256
+
+// addStream registers an SSE stream; ok is false once the server is closing
+// or maxLiveStreams are open.
 func (h *hub) addStream() (ch chan []byte, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed {
+	if h.closed || len(h.streams) >= maxLiveStreams {
 		return nil, false
 	}
 	if h.streams == nil {

@@ -395,3 +395,22 @@ func TestCORSLimitedToPreview(t *testing.T) {
 		}
 	}
 }
+
+func TestLiveStreamsBounded(t *testing.T) {
+	var h hub
+	var chans []chan []byte
+	for range maxLiveStreams {
+		ch, ok := h.addStream()
+		if !ok {
+			t.Fatalf("stream %d refused", len(chans))
+		}
+		chans = append(chans, ch)
+	}
+	if _, ok := h.addStream(); ok {
+		t.Fatalf("stream %d accepted", maxLiveStreams+1)
+	}
+	h.removeStream(chans[0])
+	if _, ok := h.addStream(); !ok {
+		t.Fatal("a freed slot is not reused")
+	}
+}

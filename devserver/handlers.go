@@ -138,7 +138,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	ch, ok := s.hub.addStream()
 	if !ok {
-		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("no live-reload stream available: the server is shutting down, or %d are open already", maxLiveStreams), http.StatusServiceUnavailable)
 		return
 	}
 	defer s.hub.removeStream(ch)
