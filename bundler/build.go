@@ -67,6 +67,10 @@ type Options struct {
 	// connectDomains so a preview served by `widgetd dev` can load from it.
 	// Never set it for a build that ships.
 	DevOrigin string
+	// Strict fails the build when a widget's HTML is over the budget
+	// (widgetd.json "htmlBudget", default DefaultHTMLBudget) instead of
+	// warning.
+	Strict bool
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -82,6 +86,8 @@ type Builder struct {
 	target     api.Target
 	engines    []api.Engine
 
+	contain    *containment // the folders a build may read
+	htmlBudget int64
 	widgets    []*widget
 	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
@@ -161,6 +167,13 @@ func New(opts Options) (*Builder, error) {
 	}
 	if b.target, b.engines, err = parseTargets(targets); err != nil {
 		return nil, err
+	}
+	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
+		return nil, err
+	}
+	b.htmlBudget = DefaultHTMLBudget
+	if pc.HTMLBudget > 0 {
+		b.htmlBudget = pc.HTMLBudget
 	}
 	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && !strings.HasPrefix(rel, "..") {
 		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", displayPath(b.outDir), displayPath(b.widgetsDir))
@@ -316,6 +329,11 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		if err != nil {
 			return nil, err
 		}
+		if d, err := b.checkHTMLBudget(w, len(mw.htmlBytes)); err != nil {
+			return nil, err
+		} else if d != nil {
+			a.warnings = append(a.warnings, *d)
+		}
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
@@ -411,6 +429,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 
 // discover finds and validates every widget, reporting all config errors at once.
 func (b *Builder) discover() error {
+	b.contain.reset()
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -438,8 +457,11 @@ func (b *Builder) discover() error {
 			continue // not a widget (e.g. shared code)
 		}
 		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
+		if err == nil {
+			err = b.contain.checkWidget(w)
+		}
 		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir)
+			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.contain)
 		} else if err == nil {
 			w.html = defaultShell(w.Config.Title)
 		}

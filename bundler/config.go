@@ -77,7 +77,7 @@ var (
 	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
@@ -96,6 +96,17 @@ type ProjectConfig struct {
 	Targets []string `json:"targets,omitempty"`
 	// Retain is how many builds' hashed files to keep (current included); default 5.
 	Retain int `json:"retain,omitempty"`
+	// AllowOutside names folders outside the project (relative to it, or
+	// absolute) that a build may read files from on purpose, e.g.
+	// ["../shared-ui"]. Everything else outside the project and the
+	// node_modules it uses is an error (see contain.go).
+	AllowOutside []string `json:"allowOutside,omitempty"`
+	// MaxSourceSize is the largest source file a build reads, in bytes;
+	// default DefaultMaxSourceSize.
+	MaxSourceSize int64 `json:"maxSourceSize,omitempty"`
+	// HTMLBudget is the largest widget HTML document, in bytes, before the
+	// build warns (fails with Options.Strict); default DefaultHTMLBudget.
+	HTMLBudget int64 `json:"htmlBudget,omitempty"`
 }
 
 // LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero
@@ -103,7 +114,7 @@ type ProjectConfig struct {
 func LoadProjectConfig(dir string) (ProjectConfig, error) {
 	var pc ProjectConfig
 	file := filepath.Join(dir, ProjectConfigFile)
-	data, err := os.ReadFile(file)
+	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return pc, nil
 	}
@@ -122,6 +133,9 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 	}
 	if pc.Retain < 0 {
 		return pc, doc.errPath("retain", "retain must be 1 or more (how many builds to keep)")
+	}
+	if err := checkLimits(doc, dir, &pc); err != nil {
+		return pc, err
 	}
 	if pc.PublicURL != "" {
 		if _, err := NormalizePublicURL(pc.PublicURL); err != nil {
@@ -179,7 +193,7 @@ type widget struct {
 // shown in messages.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	file := filepath.Join(display, WidgetConfigFile)
-	data, err := os.ReadFile(filepath.Join(dir, WidgetConfigFile))
+	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
 	if err != nil {
 		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
 	}

@@ -19,6 +19,10 @@ type Diagnostic struct {
 	Source string `json:"source,omitempty"`
 	// Warning is true for problems that do not fail the build.
 	Warning bool `json:"warning,omitempty"`
+	// Code is a stable identifier of the problem when it is one of the
+	// build's own limits (CodeOutsideProject, CodeSourceTooLarge,
+	// CodeHTMLBudget); widgetd check reports it as the rule of that name.
+	Code string `json:"code,omitempty"`
 }
 
 // String formats the diagnostic as file:line:col: message, followed by the

@@ -127,7 +127,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.plugin()},
+		Plugins:             []api.Plugin{b.contain.plugin(), b.plugin()}, // containment first: it checks every file before any plugin loads it
 	}
 }
 
@@ -292,7 +292,7 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 // messageDiag converts an esbuild message into a Diagnostic with a path
 // relative to the working directory.
 func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
-	d := Diagnostic{Message: m.Text, Warning: warning}
+	d := Diagnostic{Message: m.Text, Warning: warning, Code: limitCode(m.PluginName)}
 	for _, n := range m.Notes {
 		if n.Text != "" {
 			d.Message += "; " + n.Text

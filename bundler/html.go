@@ -43,7 +43,10 @@ func isLocalURL(u string) bool {
 // <script type="module" src> and <link rel="stylesheet" href> tags name the
 // sources to bundle. widgetDir is the folder that root-absolute paths ("/src/x.ts")
 // resolve against, as Vite resolves them against its project root.
-func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
+func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry, error) {
+	if err := c.checkSize(filepath.Base(file), file); err != nil {
+		return nil, limitDiag(display, 0, 0, err)
+	}
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
@@ -70,6 +73,11 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 		l, c, src := lineCol(data, off)
 		d := diagErr(display, l, c, format, args...)
 		d.Diagnostics[0].Source = src
+		if len(args) == 1 {
+			if err, ok := args[0].(error); ok {
+				d.Diagnostics[0].Code = codeOf(err)
+			}
+		}
 		return d
 	}
 	for {
@@ -107,14 +115,14 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 					if t.attrs["type"] != "module" {
 						return nil, errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
 					}
-					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir)
+					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir, c)
 					if err != nil {
 						return nil, errAt(t.pos["src"], "%v", err)
 					}
 					e.imports = append(e.imports, spec)
 					removed, skipUntilScriptEnd = true, true
 				case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
-					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir)
+					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir, c)
 					if err != nil {
 						return nil, errAt(t.pos["href"], "%v", err)
 					}
@@ -174,7 +182,7 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 
 // localImport turns an HTML src/href into an import specifier relative to the
 // HTML file's folder, checking that the file exists inside the widget folder.
-func localImport(ref, htmlDir, widgetDir string) (string, error) {
+func localImport(ref, htmlDir, widgetDir string, c *containment) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
 		ref = ref[:i]
@@ -190,6 +198,9 @@ func localImport(ref, htmlDir, widgetDir string) (string, error) {
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
+	}
+	if err := c.check(ref, abs, ""); err != nil {
+		return "", err
 	}
 	rel, _ := filepath.Rel(htmlDir, abs)
 	rel = filepath.ToSlash(rel)

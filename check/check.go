@@ -16,6 +16,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/audit"
+	"github.com/widgetd/widgetd/bundler"
 )
 
 // Default budgets.
@@ -53,6 +54,9 @@ type Input struct {
 	Metafile string
 	// Root is the folder the metafile's input paths are relative to.
 	Root string
+	// BuildWarnings are the warnings of a source build; those of the
+	// build's own limits (a Code set) become findings.
+	BuildWarnings []bundler.Diagnostic
 }
 
 // Report is the result of a check run.
@@ -106,6 +110,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Report, error) {
 		wc.run()
 		rep.Findings = append(rep.Findings, wc.out...)
 	}
+	rep.Findings = append(rep.Findings, limitWarnings(in.BuildWarnings)...)
 	sort.SliceStable(rep.Findings, func(i, j int) bool {
 		a, b := rep.Findings[i], rep.Findings[j]
 		if a.Subject != b.Subject {

@@ -66,7 +66,7 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	}
 	// esbuild's metafile names inputs relative to the project root, its
 	// working directory.
-	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: b.Root()}
+	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings}
 	wd, _ := os.Getwd()
 	for _, w := range out.Manifest.Widgets {
 		dir := filepath.Join(b.WidgetsDir(), w.Name)

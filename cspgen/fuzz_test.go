@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // fuzzSep separates entries within one fuzzed list argument. It is the only
@@ -33,6 +35,11 @@ var nastySeeds = []string{
 	"*",
 	"https://*",
 	"https://*.com",
+	"https://*.github.io",
+	"https://*.co.uk",
+	"https://*.s3.amazonaws.com",
+	"https://*.user.github.io",
+	"https://*.example.co.uk",
 	"data:",
 	"blob:",
 	"javascript:alert(1)",
@@ -107,6 +114,14 @@ func checkPolicy(t *testing.T, d Domains, p *Policy) {
 			}
 			if !originRE.MatchString(n) {
 				t.Fatalf("%s entry %q is not a plain origin", f, n)
+			}
+			if host, ok := strings.CutPrefix(n[strings.Index(n, "://")+3:], "*."); ok {
+				if i := strings.IndexByte(host, ':'); i >= 0 {
+					host = host[:i]
+				}
+				if suffix, _ := publicsuffix.PublicSuffix(host); suffix == host {
+					t.Fatalf("%s wildcard %q covers the public suffix %s", f, n, host)
+				}
 			}
 			if strings.HasPrefix(n, "ws") && f != FieldConnect {
 				t.Fatalf("%s has WebSocket origin %q", f, n)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // keywords are CSP keyword names that authors sometimes write, quoted or not,
@@ -347,7 +349,18 @@ func normaliseHost(host string) (string, string) {
 	if wild && len(labels) < 2 {
 		return "", fmt.Sprintf("wildcard %q must have at least two labels after '*.' (such as *.example.com); %s would cover a whole top-level domain", host, host)
 	}
+	if wild && isPublicSuffix(name) {
+		return "", fmt.Sprintf("wildcard %q covers a public suffix: anyone can register a site under %s, so it would allow origins you do not control; list your own origins, or a wildcard under a domain you own (such as https://*.yours.%s)", host, name, name)
+	}
 	return host, ""
+}
+
+// isPublicSuffix reports whether name is itself a public suffix (a name
+// under which anyone can register: com, co.uk, github.io, …) by the Public
+// Suffix List, ICANN and private sections both.
+func isPublicSuffix(name string) bool {
+	suffix, _ := publicsuffix.PublicSuffix(name)
+	return suffix == name
 }
 
 // isIPv4 reports whether labels are four canonical decimal octets.

@@ -172,9 +172,7 @@ func (s *Server) report(prev, ev *BuildEvent) {
 	if len(updated) > 0 {
 		s.log.printf("widgetd dev: rebuilt %v in %.0f ms\n", updated, ev.DurationMs)
 	}
-	s.reportedMu.Lock()
-	clear(s.reported)
-	s.reportedMu.Unlock()
+	s.reports.reset()
 }
 
 // hub fans build events out to SSE streams and Subscribe channels.
@@ -209,11 +207,15 @@ func (h *hub) publish(ev *BuildEvent) {
 	}
 }
 
-// addStream registers an SSE stream; ok is false once the server is closing.
+// maxLiveStreams bounds the open live-reload streams (one per preview tab).
+const maxLiveStreams = 256
+
+// addStream registers an SSE stream; ok is false once the server is closing
+// or maxLiveStreams are open.
 func (h *hub) addStream() (ch chan []byte, ok bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.closed {
+	if h.closed || len(h.streams) >= maxLiveStreams {
 		return nil, false
 	}
 	if h.streams == nil {

@@ -3,9 +3,9 @@ package devserver
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
-	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -63,15 +63,15 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /_widgetd/events", s.serveEvents)
 	mux.HandleFunc("GET /_widgetd/state", s.serveState)
 	mux.HandleFunc("GET /_widgetd/{file}", s.serveStatic)
-	mux.HandleFunc("POST /_widgetd/csp-report", s.serveCSPReport)
-	mux.HandleFunc("POST /_widgetd/call-tool", s.serveCallTool)
+	mux.HandleFunc("POST /_widgetd/csp-report", s.sameOrigin(s.serveCSPReport))
+	mux.HandleFunc("POST /_widgetd/call-tool", s.sameOrigin(s.serveCallTool))
 	mux.HandleFunc("GET /manifest.json", s.serveManifest)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
 		_ = cop.AddTrustedOrigin(publicOrigin(s.opts.PublicURL))
 	}
-	return cop.Handler(mux)
+	return s.guardHost(cop.Handler(mux))
 }
 
 func (s *Server) config(r *http.Request, widget string) string {
@@ -138,7 +138,7 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	ch, ok := s.hub.addStream()
 	if !ok {
-		http.Error(w, "shutting down", http.StatusServiceUnavailable)
+		http.Error(w, fmt.Sprintf("no live-reload stream available: the server is shutting down, or %d are open already", maxLiveStreams), http.StatusServiceUnavailable)
 		return
 	}
 	defer s.hub.removeStream(ch)
@@ -187,42 +187,57 @@ func (s *Server) serveState(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, s.State())
 }
 
-// readJSONBody decodes a small JSON request body.
-func readJSONBody(r *http.Request, v any) error {
+// maxCallBody is the largest tools/call request body read.
+const maxCallBody = 1 << 20
+
+// readJSONBody decodes a JSON request body of at most limit bytes; a larger
+// body is a *http.MaxBytesError.
+func readJSONBody(w http.ResponseWriter, r *http.Request, limit int64, v any) error {
 	if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		return fmt.Errorf("Content-Type must be application/json")
 	}
-	dec := json.NewDecoder(io.LimitReader(r.Body, 1<<20))
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
 	if err := dec.Decode(v); err != nil {
 		return fmt.Errorf("request body: %w", err)
 	}
 	return nil
 }
 
+// bodyStatus is the status for a body readJSONBody refused.
+func bodyStatus(err error) int {
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return http.StatusRequestEntityTooLarge
+	}
+	return http.StatusBadRequest
+}
+
 // serveCSPReport receives a violation the preview page got from the widget
 // frame, prints it (once per widget, directive and origin per build) and
 // returns the advice the page shows.
 func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
-	var v Violation
-	if err := readJSONBody(r, &v); err != nil {
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error()})
+	if !s.reports.allow(time.Now()) {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too many CSP reports; slow down"})
 		return
 	}
+	var v Violation
+	if err := readJSONBody(w, r, maxReportBody, &v); err != nil {
+		writeJSON(w, bodyStatus(err), map[string]string{"error": err.Error()})
+		return
+	}
+	clipViolation(&v)
 	a := advise(v, s.configFile(v.Widget))
 	key := v.Widget + "\x00" + v.Directive + "\x00" + a.Origin + "\x00" + v.BlockedURI
 	if a.Origin != "" {
 		key = v.Widget + "\x00" + v.Directive + "\x00" + a.Origin
 	}
-	s.reportedMu.Lock()
-	seen := s.reported[key]
-	s.reported[key] = true
-	s.reportedMu.Unlock()
-	if !seen {
+	if s.reports.firstTime(key) {
 		loc := ""
 		if v.SourceFile != "" {
 			loc = fmt.Sprintf(" (at %s:%d:%d)", v.SourceFile, v.Line, v.Column)
 		}
-		s.log.printf("widgetd dev: CSP violation in widget %s%s: %s\n", v.Widget, loc, a.Message)
+		s.log.printf("widgetd dev: %s\n", quoteForTerminal(fmt.Sprintf("CSP violation in widget %s%s: %s", v.Widget, loc, a.Message)))
 	}
 	writeJSON(w, http.StatusOK, a)
 }
@@ -256,28 +271,21 @@ func (s *Server) serveCallTool(w http.ResponseWriter, r *http.Request) {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	}
-	if err := readJSONBody(r, &req); err != nil || req.Name == "" {
-		msg := "body must be {\"name\": string, \"arguments\": object}"
+	if err := readJSONBody(w, r, maxCallBody, &req); err != nil || req.Name == "" {
+		msg, status := "body must be {\"name\": string, \"arguments\": object}", http.StatusBadRequest
 		if err != nil {
-			msg = err.Error()
+			msg, status = err.Error(), bodyStatus(err)
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": msg})
+		writeJSON(w, status, map[string]string{"error": msg})
 		return
 	}
 	res, err := s.mcp.callTool(r.Context(), req.Name, req.Arguments)
 	if err != nil {
-		s.log.printf("widgetd dev: %v\n", err)
+		s.log.printf("widgetd dev: %s\n", quoteForTerminal(err.Error()))
 		writeJSON(w, http.StatusBadGateway, map[string]string{"error": err.Error()})
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
-}
-
-// cors lets hosts on other origins (a widget on a sandbox origin, ChatGPT
-// through a tunnel) load built files.
-func cors(w http.ResponseWriter) {
-	w.Header().Set("Access-Control-Allow-Origin", "*")
-	w.Header().Set("Cross-Origin-Resource-Policy", "cross-origin")
 }
 
 // serveManifest serves the in-memory manifest of the current build, so an
@@ -291,7 +299,7 @@ func (s *Server) serveManifest(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"error": "no successful build yet"})
 		return
 	}
-	cors(w)
+	s.cors(w, r)
 	writeJSON(w, http.StatusOK, out.Manifest)
 }
 
@@ -309,7 +317,7 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
-	cors(w)
+	s.cors(w, r)
 	noStore(w)
 	w.Header().Set("Content-Type", bundler.ContentType(p))
 	_, _ = w.Write(data)
@@ -321,7 +329,7 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request) {
 func (s *Server) sandboxHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /widget/{name}", s.serveWidget)
-	return mux
+	return s.guardHost(mux)
 }
 
 func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {

@@ -33,6 +33,13 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+// Cap is the buffer's capacity: the memory it holds.
+func (l *lockedBuffer) Cap() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Cap()
+}
+
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

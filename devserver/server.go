@@ -49,6 +49,12 @@ type Options struct {
 	Log io.Writer
 	// PollInterval is the watcher's poll period; default DefaultPollInterval.
 	PollInterval time.Duration
+	// AllowedHosts are extra host names (without port) that requests may
+	// carry in their Host header, e.g. a LAN name. Always allowed: localhost
+	// and *.localhost, the loopback addresses, the hosts of Addr,
+	// SandboxAddr, PublicURL and SandboxURL, and, when a listener is bound
+	// to a wildcard address, any IP address. Others get 403 (DNS rebinding).
+	AllowedHosts []string
 }
 
 // Server is a running `widgetd dev`: two listeners, one Builder, the latest
@@ -71,8 +77,8 @@ type Server struct {
 
 	hub hub
 
-	reportedMu sync.Mutex
-	reported   map[string]bool // CSP violations already printed, per build
+	hosts   hostPolicy    // Host headers both listeners answer
+	reports *reportLimits // CSP violations already printed (per build), rate limit
 }
 
 // syncWriter serialises writes to the terminal from several goroutines.
@@ -117,7 +123,7 @@ func New(opts Options) (*Server, error) {
 			return nil, fmt.Errorf("--mcp %q must be an http(s) URL of a Streamable HTTP MCP endpoint", opts.MCPURL)
 		}
 	}
-	s := &Server{opts: opts, log: &syncWriter{w: opts.Log}, reported: map[string]bool{}}
+	s := &Server{opts: opts, log: &syncWriter{w: opts.Log}, reports: newReportLimits()}
 	var err error
 	if s.previewLn, err = net.Listen("tcp", opts.Addr); err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
@@ -136,6 +142,8 @@ func New(opts Options) (*Server, error) {
 		}
 		s.sandboxURL = su
 	}
+	s.hosts = newHostPolicy([]string{opts.Addr, opts.SandboxAddr, s.previewOrigin[len("http://"):], s.sandboxLn.Addr().String()},
+		[]string{opts.PublicURL, s.sandboxURL}, opts.AllowedHosts)
 	s.builder, err = bundler.New(bundler.Options{
 		Root:       opts.Root,
 		WidgetsDir: opts.WidgetsDir,

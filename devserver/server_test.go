@@ -162,7 +162,12 @@ func TestEventsFollowNewAndDeletedWidgets(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(filepath.Join(dir, "index.ts"), []byte("document.body.textContent = 'zeta';\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"title":"Zeta"}`), 0o644)
+	// Written whole (rename), so the watcher never sees it half-written.
+	tmp := filepath.Join(d.root, "widget.json.tmp")
+	os.WriteFile(tmp, []byte(`{"title":"Zeta"}`), 0o644)
+	if err := os.Rename(tmp, filepath.Join(dir, "widget.json")); err != nil {
+		t.Fatal(err)
+	}
 	for ev := readEvent(t, r); names(ev) != "get-time,hello,weather,zeta"; ev = readEvent(t, r) {
 		if !ev.OK {
 			t.Fatalf("build failed: %+v", ev.Diagnostics)
@@ -218,8 +223,8 @@ func TestReverseProxy(t *testing.T) {
 	if res.StatusCode != 200 || json.Unmarshal([]byte(body), &m) != nil || len(m.Widgets) != 3 {
 		t.Fatalf("manifest through proxy: %d %s", res.StatusCode, body)
 	}
-	res, body = get(t, proxy.URL+"/dev/"+m.Widgets[0].HTML, nil)
-	if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" || !strings.Contains(body, "<") {
+	res, body = get(t, proxy.URL+"/dev/"+m.Widgets[0].HTML, map[string]string{"Origin": d.SandboxURL()})
+	if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != d.SandboxURL() || !strings.Contains(body, "<") {
 		t.Fatalf("built HTML through proxy: %d %v", res.StatusCode, res.Header)
 	}
 
@@ -304,8 +309,11 @@ func TestPublicURLExternalMode(t *testing.T) {
 		if !strings.Contains(html, "https://tunnel.example.com/dev/"+w.Files[0]) && !strings.Contains(html, "https://tunnel.example.com/dev/assets/") {
 			t.Errorf("widget %s HTML does not load from the public URL", w.Name)
 		}
-		res, _ := get(t, d.PreviewURL()+w.Files[0], nil)
-		if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		// Published through the tunnel, the build is loaded by remote hosts
+		// from their own sandbox origins: the Origin is echoed, never "*".
+		const remote = "https://abc123.web-sandbox.oaiusercontent.com"
+		res, _ := get(t, d.PreviewURL()+w.Files[0], map[string]string{"Origin": remote})
+		if res.StatusCode != 200 || res.Header.Get("Access-Control-Allow-Origin") != remote {
 			t.Errorf("built file %s: %d %v", w.Files[0], res.StatusCode, res.Header)
 		}
 	}

@@ -59,8 +59,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+bundler.DefaultCacheDir()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	fs.BoolVar(&opts.Strict, "strict", false, "fail when a widget's HTML is over the budget (widgetd.json htmlBudget, default 1 MiB) instead of warning")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]")
+		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,")
 		fmt.Fprintln(stderr, "precompressed UI resources and writes dist/ with manifest.json atomically.")

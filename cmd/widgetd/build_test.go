@@ -41,6 +41,15 @@ func TestCLIExitCodes(t *testing.T) {
 		"widgets/hi/widget.json": `{"title": "Hi", "colour": "red"}`,
 		"widgets/hi/index.ts":    `x`,
 	})
+	outside := writeProject(t, map[string]string{
+		"widgets/hi/widget.json": `{"title": "Hi"}`,
+		"widgets/hi/index.ts":    "import t from \"" + strings.Repeat("../", 30) + "etc/passwd\" with { type: \"text\" };\ndocument.body.append(t);",
+	})
+	budget := writeProject(t, map[string]string{
+		"widgetd.json":           `{"htmlBudget": 2000}`,
+		"widgets/hi/widget.json": `{"title": "Hi"}`,
+		"widgets/hi/index.ts":    `document.body.append("hi");`,
+	})
 	for _, tc := range []struct {
 		name       string
 		args       []string
@@ -59,6 +68,9 @@ func TestCLIExitCodes(t *testing.T) {
 		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found"},
 		{"bad public url", []string{"build", "--root", good, "--public-url", "cdn.example.com"}, exitError, "", "must be an absolute http(s) URL"},
 		{"ok", []string{"build", "--root", good}, exitOK, "ui://widget/hi.", ""},
+		{"outside the project", []string{"build", "--root", outside}, exitError, "", `index.ts:1:15: error: this import resolves to /etc/passwd, outside the project`},
+		{"html budget warns", []string{"build", "--root", budget}, exitOK, "ui://widget/hi.", `index.ts: warning: widget "hi": HTML is`},
+		{"html budget strict", []string{"build", "--root", budget, "--strict"}, exitError, "", `index.ts: error: widget "hi": HTML is`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, tc.args...)

@@ -110,6 +110,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	} else {
 		in, err = check.FromSources(ctx, bundler.Options{Root: root, WidgetsDir: widgetsDir, PublicURL: publicURL, NoCompress: true})
 	}
+	var rep *check.Report
+	if findings, ok := check.LimitFindings(err); ok {
+		// Refused on the build's own limits: report them as findings.
+		rep, err = &check.Report{Widgets: []string{}, Findings: findings}, nil
+	}
 	if err != nil {
 		diags := bundler.AsDiagnostics(err)
 		if asJSON {
@@ -125,10 +130,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		return exitError
 	}
-	rep, err := check.Run(ctx, in, opts)
-	if err != nil {
-		fmt.Fprintf(stderr, "widgetd check: %v\n", err)
-		return exitError
+	if rep == nil {
+		if rep, err = check.Run(ctx, in, opts); err != nil {
+			fmt.Fprintf(stderr, "widgetd check: %v\n", err)
+			return exitError
+		}
 	}
 	failed := rep.Failed(strict)
 	if asJSON {

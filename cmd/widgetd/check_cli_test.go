@@ -34,6 +34,9 @@ func TestCheckCLI(t *testing.T) {
 		{"warning passes", []string{"check", "--root", warnOnly}, exitOK, "widget-description-missing: warning"},
 		{"warning fails strict", []string{"check", "--root", warnOnly, "--strict"}, exitError, "widget-description-missing"},
 		{"usage", []string{"check", "--frob"}, exitUsage, ""},
+		{"outside the project", []string{"check", "--root", "../../check/testdata/limits/build-outside-project"}, exitError, "w: build-outside-project: error: "},
+		{"outside the project json", []string{"check", "--root", "../../check/testdata/limits/build-outside-project", "--json"}, exitError, `"rule": "build-outside-project"`},
+		{"html budget strict", []string{"check", "--root", "../../check/testdata/limits/build-html-budget", "--strict"}, exitError, "w: build-html-budget: warning: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, tc.args...)

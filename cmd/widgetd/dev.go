@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/widgetd/widgetd/devserver"
 )
@@ -23,6 +24,14 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.PublicURL, "public-url", "", "URL the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
 	fs.StringVar(&opts.SandboxURL, "sandbox-url", "", "URL the widget origin is reached at when it is proxied too")
 	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server to forward the widgets' tools/call to, e.g. http://localhost:3000/mcp")
+	fs.Func("allowed-hosts", "extra host names requests may carry in Host, comma-separated (localhost, loopback IPs and the --addr/--public-url hosts are always allowed)", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				opts.AllowedHosts = append(opts.AllowedHosts, h)
+			}
+		}
+		return nil
+	})
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]")
 		fmt.Fprintln(stderr)

@@ -1,0 +1,28 @@
+package bundler
+
+import "fmt"
+
+// DefaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
+// widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
+// 1 MiB, and an inline document travels whole, inside JSON, in every
+// resources/read answer.
+const DefaultHTMLBudget = 1 << 20
+
+// checkHTMLBudget reports a widget document over the budget: a warning, or
+// with Options.Strict an error.
+func (b *Builder) checkHTMLBudget(w *widget, size int) (*Diagnostic, error) {
+	if int64(size) <= b.htmlBudget {
+		return nil, nil
+	}
+	how := "Build with --public-url so JS and CSS load from files (external mode), or trim dependencies"
+	if !w.Inline {
+		how = "Trim the document"
+	}
+	d := Diagnostic{File: displayPath(w.Entry), Warning: !b.opts.Strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
+		"widget %q: HTML is %s, over the %s budget; some hosts cap an app's HTML at 1 MiB. %s, or raise \"htmlBudget\" (bytes) in %s",
+		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, ProjectConfigFile)}
+	if b.opts.Strict {
+		return nil, &Error{Diagnostics: []Diagnostic{d}}
+	}
+	return &d, nil
+}

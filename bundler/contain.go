@@ -1,0 +1,272 @@
+package bundler
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A build reads only files inside the project, so a CI that builds an
+// untrusted pull request cannot be made to publish the runner's files
+// (`import t from "../../../../etc/passwd" with {type: "text"}`, a symlink to
+// ~/.ssh, a CSS url() to a secret). Every path esbuild resolves (imports of
+// any kind, import attributes, CSS @import and url(), the widgets' HTML
+// references) is checked by its real path, symlinks followed, against:
+//
+//   - the project root (the folder of widgetd.json), and the widgets
+//     folder when it is configured (--widgets, "widgetsDir") outside it;
+//   - the node_modules folders Node's resolution searches from the
+//     project's own files: below the project (and the widgets folder), and
+//     in the folders above it up to the repository or workspace root (the
+//     first folder with .git, pnpm-workspace.yaml, or a package.json
+//     declaring "workspaces"), where npm, yarn and pnpm workspaces hoist
+//     packages. A node_modules that is a
+//     symlink counts at its real path; a package inside it that links
+//     elsewhere (npm link, a workspace package) does not;
+//   - the folders named in widgetd.json "allowOutside", on purpose.
+//
+// Anything else is an error at the import's file:line:col that names the
+// setting.
+
+// containment is the set of folders a build may read from.
+type containment struct {
+	root    string   // project root, real path
+	roots   []string // root and the widgets folder when outside it, real paths
+	outside []string // allowOutside folders, real paths
+	maxSize int64    // largest source file, bytes
+
+	mu      sync.Mutex
+	modules map[string]bool   // real paths of node_modules folders allowed
+	walked  map[string]bool   // folders whose node_modules chain was added
+	real    map[string]string // folder → real path, cached
+}
+
+// realDir is the real path of folder dir (itself when it cannot be
+// resolved), cached: every import of a folder asks.
+func (c *containment) realDir(dir string) string {
+	c.mu.Lock()
+	r, ok := c.real[dir]
+	c.mu.Unlock()
+	if ok {
+		return r
+	}
+	r, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		r = dir
+	}
+	c.mu.Lock()
+	c.real[dir] = r
+	c.mu.Unlock()
+	return r
+}
+
+// newContainment resolves the project root, the widgets folder and the
+// allowOutside folders (relative to the root) to real paths.
+func newContainment(root, widgetsDir string, allowOutside []string, maxSize int64) (*containment, error) {
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, fmt.Errorf("project root: %w", err)
+	}
+	if maxSize <= 0 {
+		maxSize = DefaultMaxSourceSize
+	}
+	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
+	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
+		c.roots = append(c.roots, wd)
+	}
+	for _, o := range allowOutside {
+		p := o
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, filepath.FromSlash(o))
+		}
+		rp, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return nil, fmt.Errorf("%s: allowOutside %q: %w", ProjectConfigFile, o, unwrapPathErr(err))
+		}
+		c.outside = append(c.outside, rp)
+	}
+	c.reset()
+	return c, nil
+}
+
+// reset forgets the folders learnt during a build (real paths, node_modules)
+// so a rebuild sees symlinks as they are now, and allows the node_modules
+// above each root again.
+func (c *containment) reset() {
+	c.mu.Lock()
+	clear(c.modules)
+	clear(c.walked)
+	clear(c.real)
+	c.mu.Unlock()
+	for _, r := range c.roots {
+		c.addModules(r, workspaceTop(r))
+	}
+}
+
+// workspaceTop is the first folder from dir upwards that is a repository or
+// workspace root, or the file system root when there is none.
+func workspaceTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if isWorkspaceRoot(d) || filepath.Dir(d) == d {
+			return d
+		}
+	}
+}
+
+func isWorkspaceRoot(d string) bool {
+	for _, marker := range []string{".git", "pnpm-workspace.yaml"} {
+		if _, err := os.Lstat(filepath.Join(d, marker)); err == nil {
+			return true
+		}
+	}
+	data, err := os.ReadFile(filepath.Join(d, "package.json"))
+	if err != nil || len(data) > 1<<20 {
+		return false
+	}
+	var pkg struct {
+		Workspaces json.RawMessage `json:"workspaces"`
+	}
+	return json.Unmarshal(data, &pkg) == nil && len(pkg.Workspaces) > 0 && string(pkg.Workspaces) != "null"
+}
+
+// addModules allows the node_modules folder of every folder from dir up to
+// and including top.
+func (c *containment) addModules(dir, top string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for d := dir; ; d = filepath.Dir(d) {
+		if c.walked[d] {
+			return
+		}
+		c.walked[d] = true
+		if nm, err := filepath.EvalSymlinks(filepath.Join(d, "node_modules")); err == nil {
+			c.modules[nm] = true
+		}
+		if d == top || filepath.Dir(d) == d {
+			return
+		}
+	}
+}
+
+// noteImporter allows the node_modules folders an import from dir (a real
+// path) searches, when dir is inside the project.
+func (c *containment) noteImporter(dir string) {
+	for _, r := range c.roots {
+		if dir != "" && within(r, dir) {
+			c.addModules(dir, r)
+		}
+	}
+}
+
+// within reports whether p is base or below it (both clean, absolute).
+func within(base, p string) bool {
+	rel, err := filepath.Rel(base, p)
+	return err == nil && filepath.IsLocal(rel)
+}
+
+// allows reports whether the real path p may be read.
+func (c *containment) allows(p string) bool {
+	for _, list := range [][]string{c.roots, c.outside} {
+		for _, o := range list {
+			if within(o, p) {
+				return true
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for nm := range c.modules {
+		if within(nm, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// check returns why the file at p may not be read, or nil. spec is how the
+// source named it; named, when not "", is the path spec names before any
+// symlink is followed (esbuild hands over real paths).
+func (c *containment) check(spec, p, named string) error {
+	real, err := c.realFile(p)
+	if err != nil {
+		return nil // does not exist: esbuild reports it
+	}
+	if !c.allows(real) {
+		suggest, err := filepath.Rel(c.root, filepath.Dir(real))
+		if err != nil {
+			suggest = filepath.Dir(real)
+		}
+		via := ""
+		if named == "" {
+			named = p
+		}
+		if named = filepath.Clean(named); named != real {
+			if r, err := filepath.EvalSymlinks(named); err == nil && r == real {
+				via = fmt.Sprintf(" through a symlink at %s", displayPath(named))
+			}
+		}
+		what := "this import"
+		if spec != "" {
+			what = strconv.Quote(spec)
+		}
+		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
+			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
+	}
+	return c.checkSize(spec, real)
+}
+
+// realFile is the real path of p: its folder's (cached) real path, and p
+// itself followed when it is a symlink.
+func (c *containment) realFile(p string) (string, error) {
+	st, err := os.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if st.Mode()&os.ModeSymlink != 0 {
+		return filepath.EvalSymlinks(p)
+	}
+	return filepath.Join(c.realDir(filepath.Dir(p)), filepath.Base(p)), nil
+}
+
+// plugin checks every file esbuild loads (any import kind, import
+// attributes, CSS @import and url() included). esbuild hands over real
+// paths, and reports a load error at the location of the import that
+// brought the file in.
+func (c *containment) plugin() api.Plugin {
+	return api.Plugin{Name: "widgetd-contain", Setup: func(pb api.PluginBuild) {
+		// Note where imports are resolved from: the node_modules folders
+		// those folders search are allowed. An importer is always loaded
+		// (and noted) before the files it imports.
+		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.ResolveDir != "" {
+				c.noteImporter(c.realDir(a.ResolveDir))
+			}
+			return api.OnResolveResult{}, nil
+		})
+		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			if err := c.check("", a.Path, ""); err != nil {
+				// The code rides as the plugin name.
+				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+			}
+			c.noteImporter(c.realDir(filepath.Dir(a.Path)))
+			return api.OnLoadResult{}, nil // esbuild loads it as usual
+		})
+	}}
+}
+
+// checkWidget refuses a widget folder that is (or whose entry is) outside
+// the project, e.g. a symlinked folder, and an entry over the size limit.
+func (c *containment) checkWidget(w *widget) error {
+	if err := c.check(filepath.Base(w.Dir), w.Dir, ""); err != nil {
+		return limitDiag(displayPath(w.Dir), 0, 0, &limitError{codeOf(err), "widget folder " + err.Error()})
+	}
+	if err := c.check(w.Config.Entry, w.Entry, ""); err != nil {
+		return limitDiag(displayPath(w.Entry), 0, 0, &limitError{codeOf(err), "entry " + err.Error()})
+	}
+	return nil
+}

@@ -1,0 +1,122 @@
+package bundler
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+)
+
+// The build's own limits: a code per kind of refusal (widgetd check reports
+// them as rules), the source and config size guards, and the validation of
+// the widgetd.json fields that set them.
+
+// Codes of the diagnostics the build's own limits produce (Diagnostic.Code).
+const (
+	// CodeOutsideProject: a reference resolves outside the project.
+	CodeOutsideProject = "build-outside-project"
+	// CodeSourceTooLarge: a source file is over maxSourceSize.
+	CodeSourceTooLarge = "build-source-too-large"
+	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
+	CodeHTMLBudget = "build-html-budget"
+)
+
+// limitError is a refusal by one of the build's limits.
+type limitError struct {
+	code, msg string
+}
+
+func (e *limitError) Error() string { return e.msg }
+
+// limitCode returns name when it is a limit code (esbuild carries it as the
+// message's plugin name), else "".
+func limitCode(name string) string {
+	switch name {
+	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget:
+		return name
+	}
+	return ""
+}
+
+// codeOf is the limit code of err, or "".
+func codeOf(err error) string {
+	if le, ok := err.(*limitError); ok {
+		return le.code
+	}
+	return ""
+}
+
+// limitDiag is a diagnostic for a limit error at file.
+func limitDiag(file string, line, col int, err error) *Error {
+	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
+}
+
+// DefaultMaxSourceSize is the largest source file a build reads (50 MiB),
+// unless widgetd.json "maxSourceSize" says otherwise.
+const DefaultMaxSourceSize = 50 << 20
+
+// checkSize refuses a file over the source size limit before anyone reads it.
+func (c *containment) checkSize(spec, real string) error {
+	st, err := os.Stat(real)
+	if err != nil || !st.Mode().IsRegular() || st.Size() <= c.maxSize {
+		return nil
+	}
+	what := "this import"
+	if spec != "" {
+		what = strconv.Quote(spec)
+	}
+	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%s is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
+		what, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
+}
+
+// formatBytes writes n as B, KiB or MiB.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// checkLimits validates the project file's allowOutside, maxSourceSize and
+// htmlBudget.
+func checkLimits(doc *jsonDoc, dir string, pc *ProjectConfig) error {
+	for i, o := range pc.AllowOutside {
+		field := fmt.Sprintf("allowOutside[%d]", i)
+		if o == "" {
+			return doc.errPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
+		}
+		p := o
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(o))
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return doc.errPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
+		}
+		if !st.IsDir() {
+			return doc.errPath(field, "allowOutside %q is a file; name the folder that holds it", o)
+		}
+	}
+	if pc.MaxSourceSize < 0 {
+		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", DefaultMaxSourceSize)
+	}
+	if pc.HTMLBudget < 0 {
+		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", DefaultHTMLBudget)
+	}
+	return nil
+}
+
+// maxConfigSize is the largest widget.json or widgetd.json read.
+const maxConfigSize = 1 << 20
+
+// readConfigFile reads a JSON config file, refusing one over maxConfigSize
+// before reading it.
+func readConfigFile(file string) ([]byte, error) {
+	if st, err := os.Stat(file); err == nil && st.Size() > maxConfigSize {
+		return nil, fmt.Errorf("%s is %s; a config file is at most %s", file, formatBytes(st.Size()), formatBytes(maxConfigSize))
+	}
+	return os.ReadFile(file)
+}

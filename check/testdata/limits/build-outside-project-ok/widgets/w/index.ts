@@ -1,0 +1,4 @@
+import "./style.css";
+import label from "../../../shared/label.txt" with { type: "text" };
+
+document.body.textContent = label;
