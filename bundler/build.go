@@ -83,6 +83,7 @@ type Builder struct {
 	engines    []api.Engine
 
 	widgets    []*widget
+	env        *viteEnv // import.meta.env, read by discover
 	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
@@ -439,9 +440,7 @@ func (b *Builder) discover() error {
 		}
 		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
 		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir)
-		} else if err == nil {
-			w.html = defaultShell(w.Config.Title)
+			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.projectDir())
 		}
 		if err != nil {
 			if d := AsDiagnostics(err); d != nil {
@@ -467,7 +466,7 @@ func (b *Builder) discover() error {
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets
-	return nil
+	return b.loadEnv()
 }
 
 // bundle runs esbuild over every widget, reusing the context when the set of
@@ -477,7 +476,7 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 	for _, w := range b.widgets {
 		names = append(names, w.Config.Name)
 	}
-	key := strings.Join(names, ",")
+	key := strings.Join(names, ",") + "\x00" + b.envKey()
 	if b.esb == nil || b.esbNames != key {
 		if b.esb != nil {
 			b.esb.Dispose()
@@ -540,7 +539,11 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 		}
 	}
 	sort.Strings(used)
-	doc := renderHTML(w.html, js, css, jsURL, cssURL, w.Inline)
+	shell := w.html
+	if !w.HTMLEntry {
+		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, js))
+	}
+	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
 	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
 	if err != nil {
 		return nil, nil, err

@@ -122,12 +122,12 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		TreeShaking:         api.TreeShakingTrue,
 		JSX:                 api.JSXAutomatic,
 		Loader:              loaders,
-		Define:              map[string]string{"process.env.NODE_ENV": `"production"`},
+		Define:              b.envDefines(),
 		Charset:             api.CharsetUTF8,
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.plugin()},
+		Plugins:             []api.Plugin{b.plugin(), b.vitePlugin()},
 	}
 }
 
@@ -292,12 +292,7 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 // messageDiag converts an esbuild message into a Diagnostic with a path
 // relative to the working directory.
 func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
-	d := Diagnostic{Message: m.Text, Warning: warning}
-	for _, n := range m.Notes {
-		if n.Text != "" {
-			d.Message += "; " + n.Text
-		}
-	}
+	d := Diagnostic{Message: b.authorMessage(m), Warning: warning}
 	if m.Location != nil {
 		file := m.Location.File
 		if ns := m.Location.Namespace; ns == bridgeNamespace {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,6 +24,9 @@ type htmlEntry struct {
 	// imports are the removed scripts and stylesheets as import specifiers
 	// relative to the HTML file's folder, in document order.
 	imports []string
+	// inlineScripts are the texts of inline <script type="module"> elements;
+	// imports name them as inlineScriptImport(i).
+	inlineScripts []string
 	// head and tail surround the insertion point of the bundled JS and CSS.
 	before, after []byte
 }
@@ -43,7 +47,10 @@ func isLocalURL(u string) bool {
 // <script type="module" src> and <link rel="stylesheet" href> tags name the
 // sources to bundle. widgetDir is the folder that root-absolute paths ("/src/x.ts")
 // resolve against, as Vite resolves them against its project root.
-func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
+//
+// Linked files may be anywhere inside projectDir (a stylesheet shared by the
+// project's widgets, say), as Vite allows anything under its root.
+func parseHTMLEntry(file, display, widgetDir, projectDir string) (*htmlEntry, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
@@ -66,6 +73,7 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 	}
 	var cur *tag
 	skipUntilScriptEnd := false
+	inlineScript := -1 // offset of an inline module script's text, while in one
 	errAt := func(off int, format string, args ...any) error {
 		l, c, src := lineCol(data, off)
 		d := diagErr(display, l, c, format, args...)
@@ -107,14 +115,20 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 					if t.attrs["type"] != "module" {
 						return nil, errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
 					}
-					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir)
+					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir, projectDir)
 					if err != nil {
 						return nil, errAt(t.pos["src"], "%v", err)
 					}
 					e.imports = append(e.imports, spec)
 					removed, skipUntilScriptEnd = true, true
+				case t.name == "script" && t.attrs["type"] == "module" && !hasAttr(t.attrs, "src"):
+					// Vite bundles inline module scripts; so does widgetd,
+					// as a module in the HTML file's folder.
+					e.imports = append(e.imports, inlineScriptImport(len(e.inlineScripts)))
+					e.inlineScripts = append(e.inlineScripts, "")
+					removed, skipUntilScriptEnd, inlineScript = true, true, offset
 				case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
-					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir)
+					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir, projectDir)
 					if err != nil {
 						return nil, errAt(t.pos["href"], "%v", err)
 					}
@@ -134,10 +148,14 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 			}
 		case lexhtml.EndTagToken:
 			if skipUntilScriptEnd && strings.EqualFold(string(l.Text()), "script") {
-				skipUntilScriptEnd = false
+				skipUntilScriptEnd, inlineScript = false, -1
 				continue
 			}
 		case lexhtml.TextToken:
+			if inlineScript >= 0 {
+				e.inlineScripts[len(e.inlineScripts)-1] += string(tok)
+				continue
+			}
 			if skipUntilScriptEnd {
 				if len(bytes.TrimSpace(tok)) > 0 {
 					return nil, errAt(start, "a <script src> must be empty; move this code into the module it loads")
@@ -152,12 +170,12 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 	}
 	hasScript := false
 	for _, imp := range e.imports {
-		if !strings.HasSuffix(strings.ToLower(imp), ".css") {
+		if !strings.HasSuffix(strings.ToLower(imp), ".css") && !strings.HasSuffix(strings.ToLower(imp), ".scss") {
 			hasScript = true
 		}
 	}
 	if !hasScript {
-		return nil, errAt(0, "no <script type=\"module\" src=\"…\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
+		return nil, errAt(0, "no <script type=\"module\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
 	}
 	doc := out.Bytes()
 	if insertAt < 0 {
@@ -172,9 +190,21 @@ func parseHTMLEntry(file, display, widgetDir string) (*htmlEntry, error) {
 	return e, nil
 }
 
+// inlineScriptPrefix marks an import that names an inline module script of
+// the widget's HTML entry.
+const inlineScriptPrefix = "widgetd-inline-script:"
+
+// inlineScriptImport is the import of the i-th inline module script.
+func inlineScriptImport(i int) string { return inlineScriptPrefix + strconv.Itoa(i) }
+
+func hasAttr(attrs map[string]string, k string) bool {
+	_, ok := attrs[k]
+	return ok
+}
+
 // localImport turns an HTML src/href into an import specifier relative to the
-// HTML file's folder, checking that the file exists inside the widget folder.
-func localImport(ref, htmlDir, widgetDir string) (string, error) {
+// HTML file's folder, checking that the file exists inside the project.
+func localImport(ref, htmlDir, widgetDir, projectDir string) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
 		ref = ref[:i]
@@ -185,8 +215,8 @@ func localImport(ref, htmlDir, widgetDir string) (string, error) {
 	} else {
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
-	if rel, err := filepath.Rel(widgetDir, abs); err != nil || strings.HasPrefix(rel, "..") {
-		return "", fmt.Errorf("%q is outside the widget folder", ref)
+	if rel, err := filepath.Rel(projectDir, abs); err != nil || strings.HasPrefix(rel, "..") {
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside", ref, displayPath(projectDir))
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
@@ -206,17 +236,6 @@ func hasToken(list, tok string) bool {
 		}
 	}
 	return false
-}
-
-// defaultShell is the document around a script entry: a root element for the
-// widget to render into.
-func defaultShell(title string) *htmlEntry {
-	return &htmlEntry{
-		before: []byte(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-			`<meta name="viewport" content="width=device-width, initial-scale=1">` +
-			`<meta name="color-scheme" content="light dark"><title>` + html.EscapeString(title) + `</title>`),
-		after: []byte(`</head><body><div id="root"></div></body></html>`),
-	}
 }
 
 var (

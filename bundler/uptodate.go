@@ -67,6 +67,7 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("project", project)
+	h.add("env", []byte(b.envKey()))
 	for _, w := range b.widgets {
 		cfg, err := os.ReadFile(filepath.Join(w.Dir, WidgetConfigFile))
 		if err != nil {
@@ -193,7 +194,13 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 		if strings.HasPrefix(key, entryNamespace+":") || strings.HasPrefix(key, bridgeNamespace+":") {
 			continue
 		}
-		file := filepath.Join(b.root, filepath.FromSlash(key))
+		file, ok := recordableInput(b.root, key)
+		if !ok {
+			return // read through a nested build: no record, no shortcut
+		}
+		if file == "" {
+			continue
+		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return // an input we cannot read back: no record, no shortcut
