@@ -83,7 +83,7 @@ type Builder struct {
 	engines    []api.Engine
 
 	widgets    []*widget
-	env        *viteEnv // import.meta.env, read by discover
+	env        *viteEnv    // import.meta.env, read by discover
 	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
