@@ -317,6 +317,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		if err != nil {
 			return nil, err
 		}
+		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
@@ -499,6 +500,7 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 type builtWidget struct {
 	assets.Widget
 	htmlBytes []byte
+	js, css   []byte // the bundle the HTML loads or holds
 }
 
 // assembleWidget renders a widget's HTML and metadata from the bundle and
@@ -564,7 +566,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 	h.add("csp", []byte(header))
 	h.add("meta", metaJSON)
 	hash := h.sum()[:hashLen]
-	mw := &builtWidget{htmlBytes: doc, Widget: assets.Widget{
+	mw := &builtWidget{htmlBytes: doc, js: js, css: css, Widget: assets.Widget{
 		Name: name, Title: w.Config.Title, Description: w.Config.Description,
 		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
 	}}

@@ -335,7 +335,7 @@ func displayPath(p string) string {
 func (r *bundleResult) widgetAssets(js, css []byte) []string {
 	var out []string
 	for p := range r.files {
-		if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") {
+		if (strings.HasSuffix(p, ".js") && !isWorkerFile(p)) || strings.HasSuffix(p, ".css") {
 			continue
 		}
 		name := []byte(path.Base(p))

@@ -24,7 +24,7 @@ var (
 	builtinRE         = regexp.MustCompile(`^The package "([^"]+)" wasn't found on the file system but is built into node`)
 	// goAPINoteRE matches the notes that only make sense to a caller of
 	// esbuild's API, which a widget author is not.
-	goAPINoteRE = regexp.MustCompile(`You can mark the path|You can use '|You can use "|api\.[A-Z]|--[a-z-]+=|Conditions:|Loader:|Platform:`)
+	goAPINoteRE = regexp.MustCompile(`was triggered by this import|You can mark the path|You can use '|You can use "|api\.[A-Z]|--[a-z-]+=|Conditions:|Loader:|Platform:`)
 )
 
 // authorText rewrites one esbuild message for a widget author. installDir

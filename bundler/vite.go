@@ -90,6 +90,9 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		if m == nil {
 			return api.OnResolveResult{}, nil
 		}
+		if strings.Contains(m[2], "worker") && m[2] != "worker&url" && b.publicURL == "" {
+			return api.OnResolveResult{}, fmt.Errorf("%s", workerInlineMessage(m[1]))
+		}
 		file, errs := resolveFile(pb, m[1], a)
 		if errs != nil {
 			return api.OnResolveResult{Errors: errs}, nil
@@ -209,6 +212,11 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 		if n == 0 {
 			return api.OnLoadResult{}, nil
 		}
+		if b.publicURL == "" {
+			if errs := inlineWorkerErrors(a.Path, string(data)); errs != nil {
+				return api.OnLoadResult{Errors: errs}, nil
+			}
+		}
 		return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 	})
 }
@@ -227,11 +235,28 @@ func rewriteImportMetaURLs(src string) (string, int) {
 		}
 		v := fmt.Sprintf("__widgetd_url%d", n)
 		n++
-		q, _ := json.Marshal(spec + suffix)
+		q := strconv.Quote(spec + suffix)
 		fmt.Fprintf(&imports, "\nimport %s from %s;", v, q)
 		return sub[1] + "new URL(" + v + ", import.meta.url)"
 	})
 	return out + imports.String(), n
+}
+
+// inlineWorkerErrors reports, at their place in the source, the workers
+// new Worker(new URL(…, import.meta.url)) starts, for a build with no public
+// URL to load them from.
+func inlineWorkerErrors(file, src string) []api.Message {
+	var errs []api.Message
+	for _, loc := range importMetaURLRE.FindAllStringSubmatchIndex(src, -1) {
+		if loc[2] < 0 {
+			continue // a plain new URL(), not a worker
+		}
+		spec := src[loc[6]:loc[7]]
+		line, col, text := lineCol([]byte(src), loc[0])
+		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
+			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
+	}
+	return errs
 }
 
 // loaderFor picks esbuild's loader for a script by its extension.
