@@ -46,7 +46,7 @@ func mountIDs(configured string, js []byte) []string {
 	}
 	var ids []string
 	for _, id := range LookedUpIDs(js) {
-		if mountNameRE.MatchString(id) {
+		if IsMountID(id) {
 			ids = append(ids, id)
 		}
 	}
@@ -70,3 +70,8 @@ func defaultShell(title string, ids []string) *htmlEntry {
 		after: []byte(body + `</body></html>`),
 	}
 }
+
+// IsMountID reports whether an element id looks like a widget's mount
+// element ("root", "app", "<name>-root", ...), the ids the default shell
+// provides when the code looks them up.
+func IsMountID(id string) bool { return mountNameRE.MatchString(id) }
