@@ -30,7 +30,7 @@ type viteEnv struct {
 // loadViteEnv reads dir's .env files. A file that does not parse fails the
 // build with file:line.
 func loadViteEnv(dir, base string, environ []string) (*viteEnv, error) {
-	all := map[string]string{}
+	raw := map[string]string{} // unexpanded values; later files win
 	for _, name := range envFiles {
 		file := filepath.Join(dir, name)
 		data, err := os.ReadFile(file)
@@ -40,26 +40,63 @@ func loadViteEnv(dir, base string, environ []string) (*viteEnv, error) {
 			}
 			return nil, fmt.Errorf("read %s: %w", displayPath(file), unwrapPathErr(err))
 		}
-		vars, err := parseDotEnv(displayPath(file), data, all)
+		vars, err := parseDotEnv(displayPath(file), data)
 		if err != nil {
 			return nil, err
 		}
 		for k, v := range vars {
-			all[k] = v
+			raw[k] = v
 		}
 	}
+	process := map[string]string{}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok && strings.HasPrefix(k, envPrefix) {
-			all[k] = v
+			process[k] = v
 		}
 	}
+	// As dotenv-expand does in Vite: expand over the merged files, with the
+	// process environment first; the process's own values stay as they are.
 	e := &viteEnv{vars: map[string]string{}, base: base}
-	for k, v := range all {
+	lookup := envLookup(raw, process)
+	for k := range raw {
 		if strings.HasPrefix(k, envPrefix) {
-			e.vars[k] = v
+			e.vars[k] = lookup(k)
 		}
+	}
+	for k, v := range process {
+		e.vars[k] = v
 	}
 	return e, nil
+}
+
+// envLookup resolves a variable for expansion: the process environment,
+// then the files' values, themselves expanded once each (memoised; a
+// variable that refers back to itself expands to "" there).
+func envLookup(raw, process map[string]string) func(string) string {
+	memo := map[string]string{}
+	visiting := map[string]bool{}
+	var lookup func(string) string
+	lookup = func(k string) string {
+		if v, ok := process[k]; ok {
+			return v
+		}
+		if v, ok := memo[k]; ok {
+			return v
+		}
+		v, ok := raw[k]
+		if !ok {
+			return os.Getenv(k)
+		}
+		if visiting[k] {
+			return ""
+		}
+		visiting[k] = true
+		v = expandEnv(v, lookup)
+		visiting[k] = false
+		memo[k] = v
+		return v
+	}
+	return lookup
 }
 
 // defines returns the esbuild Define entries for import.meta.env: the whole
@@ -92,18 +129,12 @@ func (e *viteEnv) key() string {
 	return string(data)
 }
 
-// parseDotEnv parses a .env file the way dotenv + dotenv-expand do:
-// KEY=value lines, "export " prefixes, # comments, single, double (with \n
-// escapes) and backtick quotes, and $VAR / ${VAR} expansion from earlier
-// lines and files (\$ for a literal $).
-func parseDotEnv(display string, data []byte, earlier map[string]string) (map[string]string, error) {
+// parseDotEnv parses a .env file the way dotenv does: KEY=value lines,
+// "export " prefixes, # comments, single, double (with \n escapes) and
+// backtick quotes. Values come back unexpanded ($VAR stays), except that a
+// single-quoted value's $ is escaped so expansion leaves it literal.
+func parseDotEnv(display string, data []byte) (map[string]string, error) {
 	out := map[string]string{}
-	lookup := func(k string) string {
-		if v, ok := out[k]; ok {
-			return v
-		}
-		return earlier[k]
-	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		line := strings.TrimSpace(lines[i])
@@ -130,9 +161,11 @@ func parseDotEnv(display string, data []byte, earlier map[string]string) (map[st
 				return nil, diagErr(display, i+1, 1, "unterminated %c quote in the value of %s", q, k)
 			}
 			val := body[:end]
-			if q == '"' {
+			switch q {
+			case '"':
 				val = strings.ReplaceAll(val, `\n`, "\n")
-				val = expandEnv(val, lookup)
+			case '\'':
+				val = strings.ReplaceAll(val, "$", `\$`)
 			}
 			out[k] = val
 			continue
@@ -140,7 +173,7 @@ func parseDotEnv(display string, data []byte, earlier map[string]string) (map[st
 		if j := strings.Index(v, " #"); j >= 0 {
 			v = strings.TrimSpace(v[:j])
 		}
-		out[k] = expandEnv(v, lookup)
+		out[k] = v
 	}
 	return out, nil
 }
