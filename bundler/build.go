@@ -318,6 +318,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 			return nil, err
 		}
 		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
+		a.warnings = append(a.warnings, b.publicDirWarnings(w, w == b.widgets[0])...)
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}

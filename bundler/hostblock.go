@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,7 +36,7 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 		inputs = append(inputs, bundle.inputsOf(c)...)
 	}
 	if w.Inline && (dataFontRE.Match(css) || dataFontRE.Match(js)) {
-		fonts := filterInputs(inputs, func(p string) bool { return fontExtRE.MatchString(p) })
+		fonts := filterInputs(bundle.importsOf(inputs), func(p string) bool { return fontExtRE.MatchString(p) })
 		out = append(out, Diagnostic{File: b.shownInput(fonts, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q inlines %s as a data: URL, which the spec CSP's font-src blocks in every host; build with a public URL (widgetd build --public-url https://…) so fonts load as files, or use the host's fonts",
 			name, plural(len(fonts), "a font", "fonts"))})
@@ -69,6 +70,33 @@ func (r *bundleResult) inputsOf(out string) []string {
 	}
 	sort.Strings(in)
 	return in
+}
+
+// importsOf lists what the given inputs import (url() tokens included), from
+// the metafile: files inlined as data: URLs show up only there.
+func (r *bundleResult) importsOf(inputs []string) []string {
+	var m struct {
+		Inputs map[string]struct {
+			Imports []struct {
+				Path string `json:"path"`
+			} `json:"imports"`
+		} `json:"inputs"`
+	}
+	if json.Unmarshal([]byte(r.rawMeta), &m) != nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, in := range inputs {
+		for _, imp := range m.Inputs[in].Imports {
+			if !seen[imp.Path] {
+				seen[imp.Path] = true
+				out = append(out, imp.Path)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // hasWorkerFile reports whether js loads a worker bundled by ?worker or new
