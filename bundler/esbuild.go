@@ -298,6 +298,8 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 		if ns := m.Location.Namespace; ns == bridgeNamespace {
 			file, _, _ = strings.Cut(file, resolveDirMark)
 			file = "widgetd bridge: " + file
+		} else if w := b.inlineScriptWidget(file); w != nil {
+			file = displayPath(w.Entry)
 		} else if ns == entryNamespace {
 			if w := b.widgetByName(file); w != nil {
 				file = displayPath(w.Entry)

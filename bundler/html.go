@@ -153,7 +153,14 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string) (*htmlEntry, er
 			}
 		case lexhtml.TextToken:
 			if inlineScript >= 0 {
-				e.inlineScripts[len(e.inlineScripts)-1] += string(tok)
+				cur := &e.inlineScripts[len(e.inlineScripts)-1]
+				if *cur == "" {
+					// Pad so that esbuild's line:col in the script are the
+					// line:col in the HTML file.
+					line, col, _ := lineCol(data, start)
+					*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
+				}
+				*cur += string(tok)
 				continue
 			}
 			if skipUntilScriptEnd {

@@ -124,8 +124,23 @@ func installDirFor(root, file string) string {
 // authorMessage is authorText for a message of this project's build.
 func (b *Builder) authorMessage(m api.Message) string {
 	dir := ""
-	if m.Location != nil && (m.Location.Namespace == "" || m.Location.Namespace == "file") {
-		dir = installDirFor(b.root, m.Location.File)
+	if m.Location != nil {
+		if w := b.inlineScriptWidget(m.Location.File); w != nil {
+			dir = installDirFor("", w.Entry)
+		} else if m.Location.Namespace == "" || m.Location.Namespace == "file" {
+			dir = installDirFor(b.root, m.Location.File)
+		}
 	}
 	return authorText(m, dir)
+}
+
+// inlineScriptWidget returns the widget whose inline script a message's
+// file names ("widgetd-inline-script:<name>:<i>"), or nil.
+func (b *Builder) inlineScriptWidget(file string) *widget {
+	rest, ok := strings.CutPrefix(file, inlineScriptNamespace+":")
+	if !ok {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	return b.widgetByName(name)
 }

@@ -127,3 +127,40 @@ func TestHTMLEntryConventions(t *testing.T) {
 		t.Errorf("err = %v, want outside the project", err)
 	}
 }
+
+// TestInlineSuffix checks ?inline: a stylesheet comes back as its bundled,
+// minified text and is not added to the page; another file as a data: URL.
+func TestInlineSuffix(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"widgets/w/widget.json": `{}`,
+		"widgets/w/index.ts":    "import css from \"./sheet.css?inline\";\nimport icon from \"./dot.svg?inline\";\ndocument.body.dataset.css = css;\ndocument.body.dataset.icon = icon;\n",
+		"widgets/w/sheet.css":   "@import \"./base.css\";\n.card { color: rgb(1, 2, 3); }\n",
+		"widgets/w/base.css":    ".base { margin: 0px; }\n",
+		"widgets/w/dot.svg":     `<svg xmlns="http://www.w3.org/2000/svg"/>`,
+	})
+	b, err := New(Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com/w"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := out.Manifest.Widgets[0]
+	var js string
+	for _, f := range w.Files {
+		if strings.HasSuffix(f, ".css") {
+			t.Errorf("?inline stylesheet became a page stylesheet %s", f)
+		}
+		if strings.HasSuffix(f, ".js") {
+			js = string(out.Files[f])
+		}
+	}
+	for _, want := range []string{`.base{margin:0}.card{color:#010203}`, `data:image/svg+xml`} {
+		if !strings.Contains(js, want) {
+			t.Errorf("bundle lacks %s:\n%s", want, js)
+		}
+	}
+}
