@@ -278,3 +278,13 @@ func (b *Builder) envKey() string {
 	}
 	return b.env.key()
 }
+
+// EnvFiles returns the .env files a build of the project reads, whether or
+// not they exist, so a watcher can rebuild when one appears or changes.
+func (b *Builder) EnvFiles() []string {
+	out := make([]string, len(envFiles))
+	for i, name := range envFiles {
+		out[i] = filepath.Join(b.projectDir(), name)
+	}
+	return out
+}
