@@ -16,8 +16,6 @@ import (
 // check` or the browser console.
 
 var (
-	// dataFontRE finds a font inlined as a data: URL.
-	dataFontRE = regexp.MustCompile(`(?i)data:(font/|application/(x-)?font|application/vnd\.ms-fontobject)`)
 	// fontExtRE matches font source files.
 	fontExtRE = regexp.MustCompile(`(?i)\.(woff2?|ttf|otf|eot)$`)
 	// blobWorkerRE finds a Worker started from URL.createObjectURL(…).
@@ -35,18 +33,18 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 	if c := bundle.css[name]; c != "" {
 		inputs = append(inputs, bundle.inputsOf(c)...)
 	}
-	if w.Inline && (dataFontRE.Match(css) || dataFontRE.Match(js)) {
+	if w.Inline && (hasDataFont(css) || hasDataFont(js)) {
 		fonts := filterInputs(bundle.importsOf(inputs), func(p string) bool { return fontExtRE.MatchString(p) })
 		out = append(out, Diagnostic{File: b.shownInput(fonts, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q inlines %s as a data: URL, which the spec CSP's font-src blocks in every host; build with a public URL (widgetd build --public-url https://…) so fonts load as files, or use the host's fonts",
 			name, plural(len(fonts), "a font", "fonts"))})
 	}
-	if workerRE.Match(js) && blobWorkerRE.Match(js) {
+	if bytes.Contains(js, []byte("createObjectURL(")) && bytes.Contains(js, []byte("Worker(")) && workerRE.Match(js) {
 		srcs := b.inputsMatching(inputs, func(src []byte) bool { return workerRE.Match(src) && blobWorkerRE.Match(src) })
 		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from a blob: URL, which the spec CSP blocks (no worker-src, and script-src allows no blob:); use the library's no-worker mode, or start the worker from a file (new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) with --public-url)", name)})
 	}
-	if evalRE.Match(js) {
+	if (bytes.Contains(js, []byte("eval(")) || bytes.Contains(js, []byte("Function("))) && evalRE.Match(js) {
 		srcs := b.inputsMatching(inputs, evalRE.Match)
 		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q compiles code from a string at run time (eval or new Function), which the spec CSP blocks (no 'unsafe-eval'); avoid the construct or the package that uses it (zod: z.config({ jitless: true }))", name)})
@@ -56,6 +54,19 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 			"widget %q starts a Worker from %s: browsers start a Worker only from the page's own origin, so it runs where the host renders the widget from that origin, and fails (SecurityError) on a host's sandbox origin; keep a main-thread fallback", name, b.publicURL)})
 	}
 	return out
+}
+
+// dataFontPrefixes are the data: URL starts of fonts, as esbuild writes them.
+var dataFontPrefixes = [][]byte{[]byte("data:font/"), []byte("data:application/font"), []byte("data:application/x-font"), []byte("data:application/vnd.ms-fontobject")}
+
+// hasDataFont reports whether b holds a font inlined as a data: URL.
+func hasDataFont(b []byte) bool {
+	for _, p := range dataFontPrefixes {
+		if bytes.Contains(b, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // inputsOf lists the file inputs that make up one output (dist-relative path).

@@ -1,6 +1,7 @@
 package bundler
 
 import (
+	"bytes"
 	"html"
 	"regexp"
 )
@@ -10,27 +11,42 @@ var rootIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:.-]{0,127}$`)
 
 // mountLookupRE finds the element ids a bundle looks up by a literal:
 // getElementById("x"), querySelector("#x").
-var mountLookupRE = regexp.MustCompile(`getElementById\(\s*["'` + "`" + `]([A-Za-z][A-Za-z0-9_:.-]*)["'` + "`" + `]\s*\)|querySelector\(\s*["'` + "`" + `]#([A-Za-z][A-Za-z0-9_-]*)["'` + "`" + `]\s*\)`)
+var mountLookupRE = regexp.MustCompile(`^getElementById\(\s*["'` + "`" + `]([A-Za-z][A-Za-z0-9_:.-]*)["'` + "`" + `]\s*\)|^querySelector\(\s*["'` + "`" + `]#([A-Za-z][A-Za-z0-9_-]*)["'` + "`" + `]\s*\)`)
 
 // mountNameRE is what a mount element's id looks like: "root", "app", or
 // "<something>-root" / "<something>_root" / "<something>Root" (OpenAI's
 // Apps SDK examples mount into "<widget-name>-root").
 var mountNameRE = regexp.MustCompile(`^(root|app)$|[-_]root$|Root$`)
 
-// LookedUpIDs returns, in first-use order and without repeats, the element
-// ids that js looks up with a literal getElementById("…") or
-// querySelector("#…").
+// LookedUpIDs returns, without repeats, the element ids that js looks up
+// with a literal getElementById("…") or querySelector("#…"):
+// getElementById lookups first, each kind in source order.
 func LookedUpIDs(js []byte) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range mountLookupRE.FindAllSubmatch(js, -1) {
-		id := string(m[1])
-		if id == "" {
-			id = string(m[2])
-		}
-		if !seen[id] {
-			seen[id] = true
-			out = append(out, id)
+	// Find the calls with a plain search, then match each one in a small
+	// window: a regular expression over a whole bundle is slow.
+	for _, call := range [][]byte{[]byte("getElementById("), []byte("querySelector(")} {
+		for off := 0; ; {
+			i := bytes.Index(js[off:], call)
+			if i < 0 {
+				break
+			}
+			start := off + i
+			off = start + len(call)
+			end := min(len(js), start+len(call)+160)
+			m := mountLookupRE.FindSubmatch(js[start:end])
+			if m == nil {
+				continue
+			}
+			id := string(m[1])
+			if id == "" {
+				id = string(m[2])
+			}
+			if !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
 		}
 	}
 	return out
