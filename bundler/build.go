@@ -407,7 +407,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	for _, mw := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
-	b.saveRecord(a.metafile, &size)
+	b.saveRecord(a.metafile, &size, a.warnings)
 	res.Duration = time.Since(start)
 	return res, nil
 }

@@ -32,6 +32,9 @@ type buildRecord struct {
 	Manifest string `json:"manifest"`
 	// Bridge is the measured bridge size.
 	Bridge *BridgeSize `json:"bridge,omitempty"`
+	// Warnings are the build's warnings, repeated when the next build is
+	// skipped, so what hosts will block is still said.
+	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
 
 // recordPath is where the record of builds into b.outDir lives; "" when
@@ -135,7 +138,7 @@ func (b *Builder) upToDate() *Result {
 		}
 		files[f.Path] = f
 	}
-	res := &Result{Manifest: &m, OutDir: b.outDir, UpToDate: true, Bridge: rec.Bridge}
+	res := &Result{Manifest: &m, OutDir: b.outDir, UpToDate: true, Bridge: rec.Bridge, Warnings: rec.Warnings}
 	for _, w := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(w, files))
 	}
@@ -171,12 +174,12 @@ func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
 
 // saveRecord writes the record of a build that just wrote dist/. Failing to
 // write it only costs the next build its shortcut.
-func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
+func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []Diagnostic) {
 	p := b.recordPath()
 	if p == "" {
 		return
 	}
-	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize}
+	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize, Warnings: warnings}
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {
 		return
