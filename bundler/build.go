@@ -544,7 +544,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 	sort.Strings(used)
 	shell := w.html
 	if !w.HTMLEntry {
-		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, js))
+		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, js))
 	}
 	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
 	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)

@@ -53,7 +53,8 @@ type WidgetConfig struct {
 	Inline *bool `json:"inline,omitempty"`
 	// Root is the id of the element the default shell gives the widget to
 	// mount into (script entries only). Unset, the shell provides every
-	// mount-like id the widget's code looks up ("root", "<name>-root", ...).
+	// mount-like id the widget's code looks up ("root", "<name>-root", ...),
+	// or both "root" and "<name>-root" when it finds none.
 	Root string `json:"root,omitempty"`
 	// WidgetDescription is ChatGPT's openai/widgetDescription, the summary the
 	// model sees when the widget loads.

@@ -55,8 +55,9 @@ func LookedUpIDs(js []byte) []string {
 // mountIDs decides the mount elements of the default shell: the widget.json
 // "root" when set; else every mount-like id the bundle looks up by a literal
 // ("root", "app", "*-root", ...), so both getElementById("root") and
-// getElementById("pizzaz-list-root") find their element; else "root".
-func mountIDs(configured string, js []byte) []string {
+// getElementById("pizzaz-list-root") find their element; else (the id is
+// computed, or nothing is looked up) both "root" and "<name>-root".
+func mountIDs(configured, name string, js []byte) []string {
 	if configured != "" {
 		return []string{configured}
 	}
@@ -67,7 +68,7 @@ func mountIDs(configured string, js []byte) []string {
 		}
 	}
 	if len(ids) == 0 {
-		ids = []string{"root"}
+		ids = []string{"root", name + "-root"}
 	}
 	return ids
 }

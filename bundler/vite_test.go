@@ -12,15 +12,16 @@ func TestMountIDs(t *testing.T) {
 		name, configured, js string
 		want                 []string
 	}{
-		{"nothing looked up", "", `document.body.append("x")`, []string{"root"}},
+		{"nothing looked up", "", `document.body.append("x")`, []string{"root", "w-root"}},
+		{"computed id", "", "document.getElementById(`${n}-root`)", []string{"root", "w-root"}},
 		{"root", "", `createRoot(document.getElementById("root"))`, []string{"root"}},
 		{"openai name-root", "", `const e=document.getElementById("pizzaz-list-root");if(!e)throw 1`, []string{"pizzaz-list-root"}},
 		{"both, in order", "", `a.getElementById('shop-root')||a.getElementById("root")`, []string{"shop-root", "root"}},
 		{"querySelector", "", "document.querySelector(`#app`)", []string{"app"}},
-		{"non-mount ids ignored", "", `getElementById("server-time");getElementById("btn")`, []string{"root"}},
+		{"non-mount ids ignored", "", `getElementById("server-time");getElementById("btn")`, []string{"root", "w-root"}},
 		{"configured wins", "main", `getElementById("pizzaz-list-root")`, []string{"main"}},
 	} {
-		got := mountIDs(tc.configured, []byte(tc.js))
+		got := mountIDs(tc.configured, "w", []byte(tc.js))
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("%s: mountIDs = %v, want %v", tc.name, got, tc.want)
 		}
