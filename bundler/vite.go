@@ -237,7 +237,8 @@ func rewriteImportMetaURLs(src string) (string, int) {
 		n++
 		q := strconv.Quote(spec + suffix)
 		fmt.Fprintf(&imports, "\nimport %s from %s;", v, q)
-		return sub[1] + "new URL(" + v + ", import.meta.url)"
+		// Keep the match's line breaks, so later lines do not move.
+		return sub[1] + "new URL(" + v + ", import.meta.url)" + strings.Repeat("\n", strings.Count(m[len(sub[1]):], "\n"))
 	})
 	return out + imports.String(), n
 }
