@@ -49,7 +49,7 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q compiles code from a string at run time (eval or new Function), which the spec CSP blocks (no 'unsafe-eval'); avoid the construct or the package that uses it (zod: z.config({ jitless: true }))", name)})
 	}
-	if !w.Inline && bundle.hasWorkerFile(js) {
+	if b.publicURL != "" && bundle.hasWorkerFile(js) {
 		out = append(out, Diagnostic{File: displayPath(w.Entry), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from %s: browsers start a Worker only from the page's own origin, so it runs where the host renders the widget from that origin, and fails (SecurityError) on a host's sandbox origin; keep a main-thread fallback", name, b.publicURL)})
 	}
@@ -176,4 +176,27 @@ func plural(n int, one, many string) string {
 		return many
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// publicDirWarnings says what happens to a Vite public/ folder (the widget's
+// own, or the project's): nothing is copied. A widget is a document that a
+// host renders on its own origin, so an unhashed /logo.png resolves against
+// the host's sandbox, not against dist/; imported files are hashed (and
+// inlined in an inline build) instead.
+func (b *Builder) publicDirWarnings(w *widget, first bool) []Diagnostic {
+	var out []Diagnostic
+	dirs := []string{filepath.Join(w.Dir, "public")}
+	if first {
+		dirs = append(dirs, filepath.Join(b.projectDir(), "public"))
+	}
+	for _, d := range dirs {
+		entries, err := os.ReadDir(d)
+		if err != nil || len(entries) == 0 {
+			continue
+		}
+		out = append(out, Diagnostic{File: displayPath(d), Warning: true, Message: fmt.Sprintf(
+			"public/ is not copied: a widget is rendered on the host's origin, where a root path like \"/%s\" does not reach dist/; import the files you use (import url from \"./public/%s?url\", or new URL(\"./public/%s\", import.meta.url)) so they are hashed files (data: URLs in an inline build)",
+			entries[0].Name(), entries[0].Name(), entries[0].Name())})
+	}
+	return out
 }

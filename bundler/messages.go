@@ -144,3 +144,16 @@ func (b *Builder) inlineScriptWidget(file string) *widget {
 	name, _, _ := strings.Cut(rest, ":")
 	return b.widgetByName(name)
 }
+
+// messagesText joins esbuild messages, one per line, in widgetd's words.
+func messagesText(ms []api.Message) string {
+	var lines []string
+	for _, m := range ms {
+		d := Diagnostic{Message: authorText(m, "")}
+		if m.Location != nil {
+			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
+		}
+		lines = append(lines, d.String())
+	}
+	return strings.Join(lines, "\n")
+}

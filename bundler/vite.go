@@ -62,6 +62,11 @@ func (b *Builder) setupInlineScripts(pb api.PluginBuild) {
 		if w == nil || w.html == nil || err != nil || i < 0 || i >= len(w.html.inlineScripts) {
 			return api.OnLoadResult{}, fmt.Errorf("unknown inline script %q", a.Path)
 		}
+		if b.publicURL == "" {
+			if errs := inlineWorkerErrors(w.Entry, w.html.inlineScripts[i]); errs != nil {
+				return api.OnLoadResult{Errors: errs}, nil
+			}
+		}
 		src, _ := rewriteImportMetaURLs(w.html.inlineScripts[i])
 		return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 	})
@@ -177,102 +182,6 @@ func (b *Builder) bundleSeparately(file string, script bool) (string, []string, 
 	return strings.TrimSpace(out), inputs, nil
 }
 
-// messagesText joins esbuild messages, one per line, in widgetd's words.
-func messagesText(ms []api.Message) string {
-	var lines []string
-	for _, m := range ms {
-		d := Diagnostic{Message: authorText(m, "")}
-		if m.Location != nil {
-			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
-		}
-		lines = append(lines, d.String())
-	}
-	return strings.Join(lines, "\n")
-}
-
-// importMetaURLRE finds new URL("./relative", import.meta.url), optionally
-// as the first argument of new Worker(…) / new SharedWorker(…).
-var importMetaURLRE = regexp.MustCompile(`(new\s+(?:Shared)?Worker\(\s*)?new\s+URL\(\s*(['"])(\.{1,2}/[^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)`)
-
-// setupImportMetaURL rewrites new URL("./file", import.meta.url) in the
-// project's own modules into an import of "./file?url" (a worker's script
-// into "./file?worker&url"), so the file is emitted and the URL points at it.
-// The import is appended at the end of the module (imports are hoisted), so
-// line numbers in messages stay true.
-func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
-	pb.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|mts|cts)$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
-			return api.OnLoadResult{}, nil
-		}
-		data, err := os.ReadFile(a.Path)
-		if err != nil || !strings.Contains(string(data), "import.meta.url") {
-			return api.OnLoadResult{}, nil // let esbuild read (and report) it
-		}
-		src, n := rewriteImportMetaURLs(string(data))
-		if n == 0 {
-			return api.OnLoadResult{}, nil
-		}
-		if b.publicURL == "" {
-			if errs := inlineWorkerErrors(a.Path, string(data)); errs != nil {
-				return api.OnLoadResult{Errors: errs}, nil
-			}
-		}
-		return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
-	})
-}
-
-// rewriteImportMetaURLs performs the rewrite of setupImportMetaURL and
-// returns the new source and the number of URLs rewritten.
-func rewriteImportMetaURLs(src string) (string, int) {
-	var imports strings.Builder
-	n := 0
-	out := importMetaURLRE.ReplaceAllStringFunc(src, func(m string) string {
-		sub := importMetaURLRE.FindStringSubmatch(m)
-		spec := sub[3]
-		suffix := "?url"
-		if sub[1] != "" {
-			suffix = "?worker&url"
-		}
-		v := fmt.Sprintf("__widgetd_url%d", n)
-		n++
-		q := strconv.Quote(spec + suffix)
-		fmt.Fprintf(&imports, "\nimport %s from %s;", v, q)
-		// Keep the match's line breaks, so later lines do not move.
-		return sub[1] + "new URL(" + v + ", import.meta.url)" + strings.Repeat("\n", strings.Count(m[len(sub[1]):], "\n"))
-	})
-	return out + imports.String(), n
-}
-
-// inlineWorkerErrors reports, at their place in the source, the workers
-// new Worker(new URL(…, import.meta.url)) starts, for a build with no public
-// URL to load them from.
-func inlineWorkerErrors(file, src string) []api.Message {
-	var errs []api.Message
-	for _, loc := range importMetaURLRE.FindAllStringSubmatchIndex(src, -1) {
-		if loc[2] < 0 {
-			continue // a plain new URL(), not a worker
-		}
-		spec := src[loc[6]:loc[7]]
-		line, col, text := lineCol([]byte(src), loc[0])
-		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
-			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
-	}
-	return errs
-}
-
-// loaderFor picks esbuild's loader for a script by its extension.
-func loaderFor(p string) api.Loader {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".ts", ".mts", ".cts":
-		return api.LoaderTS
-	case ".tsx":
-		return api.LoaderTSX
-	case ".jsx":
-		return api.LoaderJSX
-	}
-	return api.LoaderJS
-}
-
 // metafileInputNames lists the file inputs of an esbuild metafile (paths
 // relative to the working directory; virtual modules left out).
 func metafileInputNames(meta string) []string {
@@ -310,27 +219,4 @@ func recordableInput(root, key string) (string, bool) {
 		return "", false
 	}
 	return "", true
-}
-
-// publicDirWarnings says what happens to a Vite public/ folder (the widget's
-// own, or the project's): nothing is copied. A widget is a document that a
-// host renders on its own origin, so an unhashed /logo.png resolves against
-// the host's sandbox, not against dist/; imported files are hashed (and
-// inlined in an inline build) instead.
-func (b *Builder) publicDirWarnings(w *widget, first bool) []Diagnostic {
-	var out []Diagnostic
-	dirs := []string{filepath.Join(w.Dir, "public")}
-	if first {
-		dirs = append(dirs, filepath.Join(b.projectDir(), "public"))
-	}
-	for _, d := range dirs {
-		entries, err := os.ReadDir(d)
-		if err != nil || len(entries) == 0 {
-			continue
-		}
-		out = append(out, Diagnostic{File: displayPath(d), Warning: true, Message: fmt.Sprintf(
-			"public/ is not copied: a widget is rendered on the host's origin, where a root path like \"/%s\" does not reach dist/; import the files you use (import url from \"./public/%s?url\", or new URL(\"./public/%s\", import.meta.url)) so they are hashed files (data: URLs in an inline build)",
-			entries[0].Name(), entries[0].Name(), entries[0].Name())})
-	}
-	return out
 }
