@@ -64,6 +64,13 @@ func resolveText(spec string, notes []string, installDir string) string {
 			conds = sub[1]
 		}
 	}
+	if needsCompiler(spec) {
+		where := "the folder that holds the widget's package.json"
+		if installDir != "" {
+			where = displayPath(installDir)
+		}
+		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in %s (Node.js is needed)", head, where)
+	}
 	if exported != "" {
 		msg := head + ": " + exported
 		if conds != "" {

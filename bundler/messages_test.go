@@ -43,6 +43,12 @@ func TestAuthorMessages(t *testing.T) {
 			"widgets/w/node_modules/sheet/package.json": `{"name": "sheet", "exports": {".": {"style": "./s.css"}}}`,
 			"widgets/w/node_modules/sheet/s.css":        `body{color:red}`,
 		}, []string{`it is a stylesheet: @import it from a .css file`}},
+		{"tailwind without its compiler", map[string]string{
+			"widgets/w/index.ts": `import "./a.css";`,
+			"widgets/w/a.css":    `@import "tailwindcss";`,
+			"widgets/w/node_modules/tailwindcss/package.json": `{"name": "tailwindcss", "exports": {".": {"types": "./x.d.ts", "style": "./index.css", "import": "./lib.mjs"}}}`,
+			"widgets/w/node_modules/tailwindcss/index.css":    `@theme { --color-x: red; } @tailwind utilities;`,
+		}, []string{"Tailwind CSS is compiled by its own packages", "`npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in widgets/w"}},
 		{"missing relative file", map[string]string{
 			"widgets/w/index.ts": `import "./nope.css";`,
 		}, []string{`Could not resolve "./nope.css": no such file`}},

@@ -15,7 +15,7 @@ import (
 // conditions; a package without a style entry falls through to esbuild.
 func setupStyleCondition(pb api.PluginBuild) {
 	pb.OnResolve(api.OnResolveOptions{Filter: `^[^./~#][^:]*$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
-		if a.Kind != api.ResolveCSSImportRule || a.ResolveDir == "" {
+		if a.Kind != api.ResolveCSSImportRule || a.ResolveDir == "" || needsCompiler(a.Path) {
 			return api.OnResolveResult{}, nil
 		}
 		if file := resolveStyle(a.ResolveDir, a.Path); file != "" {
@@ -131,4 +131,13 @@ func styleCondition(v any) string {
 		}
 	}
 	return ""
+}
+
+// needsCompiler reports whether a stylesheet package is source for a CSS
+// compiler rather than CSS: Tailwind v4's "style" entry is full of @theme
+// and @tailwind rules that only Tailwind's compiler turns into CSS, so
+// bundling it as it is would ship an unstyled widget without a word.
+func needsCompiler(spec string) bool {
+	name, _ := splitPackage(spec)
+	return name == "tailwindcss" || strings.HasPrefix(name, "@tailwindcss/")
 }
