@@ -331,6 +331,16 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
 		a.widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
 	}
+	if b.publicURL != "" {
+		pub, err := b.publicFiles()
+		if err != nil {
+			return nil, err
+		}
+		for p, data := range pub {
+			addFile(p, data)
+			a.files[p].Immutable = false // served under its own name, unhashed
+		}
+	}
 	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
 	m.BuildID = buildID(m.Widgets)
 	current.ID = m.BuildID

@@ -177,26 +177,3 @@ func plural(n int, one, many string) string {
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// publicDirWarnings says what happens to a Vite public/ folder (the widget's
-// own, or the project's): nothing is copied. A widget is a document that a
-// host renders on its own origin, so an unhashed /logo.png resolves against
-// the host's sandbox, not against dist/; imported files are hashed (and
-// inlined in an inline build) instead.
-func (b *Builder) publicDirWarnings(w *widget, first bool) []Diagnostic {
-	var out []Diagnostic
-	dirs := []string{filepath.Join(w.Dir, "public")}
-	if first {
-		dirs = append(dirs, filepath.Join(b.projectDir(), "public"))
-	}
-	for _, d := range dirs {
-		entries, err := os.ReadDir(d)
-		if err != nil || len(entries) == 0 {
-			continue
-		}
-		out = append(out, Diagnostic{File: displayPath(d), Warning: true, Message: fmt.Sprintf(
-			"public/ is not copied: a widget is rendered on the host's origin, where a root path like \"/%s\" does not reach dist/; import the files you use (import url from \"./public/%s?url\", or new URL(\"./public/%s\", import.meta.url)) so they are hashed files (data: URLs in an inline build)",
-			entries[0].Name(), entries[0].Name(), entries[0].Name())})
-	}
-	return out
-}

@@ -71,6 +71,7 @@ func (b *Builder) buildKey() (string, error) {
 	}
 	h.add("project", project)
 	h.add("env", []byte(b.envKey()))
+	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
 		cfg, err := os.ReadFile(filepath.Join(w.Dir, WidgetConfigFile))
 		if err != nil {
