@@ -89,6 +89,7 @@ type Builder struct {
 	contain    *containment // the folders a build may read
 	htmlBudget int64
 	widgets    []*widget
+	env        *viteEnv    // import.meta.env, read by discover
 	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
@@ -334,6 +335,8 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		} else if d != nil {
 			a.warnings = append(a.warnings, *d)
 		}
+		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
+		a.warnings = append(a.warnings, b.publicDirWarnings(w, w == b.widgets[0])...)
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
@@ -345,6 +348,16 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		}
 		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
 		a.widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
+	}
+	if b.publicURL != "" {
+		pub, err := b.publicFiles()
+		if err != nil {
+			return nil, err
+		}
+		for p, data := range pub {
+			addFile(p, data)
+			a.files[p].Immutable = false // served under its own name, unhashed
+		}
 	}
 	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
 	m.BuildID = buildID(m.Widgets)
@@ -422,7 +435,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	for _, mw := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
-	b.saveRecord(a.metafile, &size)
+	b.saveRecord(a.metafile, &size, a.warnings)
 	res.Duration = time.Since(start)
 	return res, nil
 }
@@ -461,9 +474,7 @@ func (b *Builder) discover() error {
 			err = b.contain.checkWidget(w)
 		}
 		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.contain)
-		} else if err == nil {
-			w.html = defaultShell(w.Config.Title)
+			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
 		}
 		if err != nil {
 			if d := AsDiagnostics(err); d != nil {
@@ -489,7 +500,7 @@ func (b *Builder) discover() error {
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets
-	return nil
+	return b.loadEnv()
 }
 
 // bundle runs esbuild over every widget, reusing the context when the set of
@@ -499,7 +510,7 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 	for _, w := range b.widgets {
 		names = append(names, w.Config.Name)
 	}
-	key := strings.Join(names, ",")
+	key := strings.Join(names, ",") + "\x00" + b.envKey()
 	if b.esb == nil || b.esbNames != key {
 		if b.esb != nil {
 			b.esb.Dispose()
@@ -522,6 +533,7 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 type builtWidget struct {
 	assets.Widget
 	htmlBytes []byte
+	js, css   []byte // the bundle the HTML loads or holds
 }
 
 // assembleWidget renders a widget's HTML and metadata from the bundle and
@@ -562,7 +574,11 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 		}
 	}
 	sort.Strings(used)
-	doc := renderHTML(w.html, js, css, jsURL, cssURL, w.Inline)
+	shell := w.html
+	if !w.HTMLEntry {
+		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, js))
+	}
+	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
 	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
 	if err != nil {
 		return nil, nil, err
@@ -583,7 +599,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 	h.add("csp", []byte(header))
 	h.add("meta", metaJSON)
 	hash := h.sum()[:hashLen]
-	mw := &builtWidget{htmlBytes: doc, Widget: assets.Widget{
+	mw := &builtWidget{htmlBytes: doc, js: js, css: css, Widget: assets.Widget{
 		Name: name, Title: w.Config.Title, Description: w.Config.Description,
 		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
 	}}

@@ -51,6 +51,11 @@ type WidgetConfig struct {
 	// Inline makes the HTML self-contained; default true unless a public URL
 	// is configured.
 	Inline *bool `json:"inline,omitempty"`
+	// Root is the id of the element the default shell gives the widget to
+	// mount into (script entries only). Unset, the shell provides every
+	// mount-like id the widget's code looks up ("root", "<name>-root", ...),
+	// or both "root" and "<name>-root" when it finds none.
+	Root string `json:"root,omitempty"`
 	// WidgetDescription is ChatGPT's openai/widgetDescription, the summary the
 	// model sees when the widget loads.
 	WidgetDescription string `json:"widgetDescription,omitempty"`
@@ -74,7 +79,7 @@ type PermissionsConfig struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget"}
@@ -272,6 +277,10 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		}
 	}
 
+	if err := w.checkRoot(doc); err != nil {
+		return nil, err
+	}
+
 	// Domain.
 	if c.Domain != "" {
 		if err := validateDomain(c.Domain); err != nil {
@@ -345,6 +354,22 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document or a .tsx/.ts/.jsx/.js script", c.Entry, ext)
 	}
 	w.Entry = abs
+	return nil
+}
+
+// checkRoot validates the "root" field: an HTML id, and only for a script
+// entry (an HTML entry provides its own elements).
+func (w *widget) checkRoot(doc *jsonDoc) error {
+	r := w.Config.Root
+	if !doc.has("root") {
+		return nil
+	}
+	if !rootIDRE.MatchString(r) {
+		return doc.errPath("root", "root %q must be an HTML id: a letter, then letters, digits, '-', '_', ':' or '.'", r)
+	}
+	if w.HTMLEntry {
+		return doc.errPath("root", "\"root\" is for script entries; %s is an HTML entry, so add <div id=%q></div> to it instead", w.Config.Entry, r)
+	}
 	return nil
 }
 

@@ -222,6 +222,13 @@ func (c *containment) check(spec, p, named string) error {
 
 // realFile is the real path of p: its folder's (cached) real path, and p
 // itself followed when it is a symlink.
+// allowsFile reports whether the existing file p, by its real path, lies
+// where a build may read (false when p does not exist).
+func (c *containment) allowsFile(p string) bool {
+	real, err := c.realFile(p)
+	return err == nil && c.allows(real)
+}
+
 func (c *containment) realFile(p string) (string, error) {
 	st, err := os.Lstat(p)
 	if err != nil {

@@ -122,12 +122,12 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		TreeShaking:         api.TreeShakingTrue,
 		JSX:                 api.JSXAutomatic,
 		Loader:              loaders,
-		Define:              map[string]string{"process.env.NODE_ENV": `"production"`},
+		Define:              b.envDefines(),
 		Charset:             api.CharsetUTF8,
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.contain.plugin(), b.plugin()}, // containment first: it checks every file before any plugin loads it
+		Plugins:             []api.Plugin{b.contain.plugin(), b.plugin(), b.vitePlugin()}, // containment first: it checks every file before any plugin loads it
 	}
 }
 
@@ -292,17 +292,14 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 // messageDiag converts an esbuild message into a Diagnostic with a path
 // relative to the working directory.
 func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
-	d := Diagnostic{Message: m.Text, Warning: warning, Code: limitCode(m.PluginName)}
-	for _, n := range m.Notes {
-		if n.Text != "" {
-			d.Message += "; " + n.Text
-		}
-	}
+	d := Diagnostic{Message: b.authorMessage(m), Warning: warning, Code: limitCode(m.PluginName)}
 	if m.Location != nil {
 		file := m.Location.File
 		if ns := m.Location.Namespace; ns == bridgeNamespace {
 			file, _, _ = strings.Cut(file, resolveDirMark)
 			file = "widgetd bridge: " + file
+		} else if w := b.inlineScriptWidget(file); w != nil {
+			file = displayPath(w.Entry)
 		} else if ns == entryNamespace {
 			if w := b.widgetByName(file); w != nil {
 				file = displayPath(w.Entry)
@@ -340,7 +337,7 @@ func displayPath(p string) string {
 func (r *bundleResult) widgetAssets(js, css []byte) []string {
 	var out []string
 	for p := range r.files {
-		if strings.HasSuffix(p, ".js") || strings.HasSuffix(p, ".css") {
+		if (strings.HasSuffix(p, ".js") && !isWorkerFile(p)) || strings.HasSuffix(p, ".css") {
 			continue
 		}
 		name := []byte(path.Base(p))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -23,6 +24,9 @@ type htmlEntry struct {
 	// imports are the removed scripts and stylesheets as import specifiers
 	// relative to the HTML file's folder, in document order.
 	imports []string
+	// inlineScripts are the texts of inline <script type="module"> elements;
+	// imports name them as inlineScriptImport(i).
+	inlineScripts []string
 	// head and tail surround the insertion point of the bundled JS and CSS.
 	before, after []byte
 }
@@ -43,7 +47,11 @@ func isLocalURL(u string) bool {
 // <script type="module" src> and <link rel="stylesheet" href> tags name the
 // sources to bundle. widgetDir is the folder that root-absolute paths ("/src/x.ts")
 // resolve against, as Vite resolves them against its project root.
-func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry, error) {
+//
+// Linked files may be anywhere inside projectDir (a stylesheet shared by the
+// project's widgets, say), as Vite allows anything under its root, and must
+// pass the build's containment c (real paths, symlinks resolved).
+func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment) (*htmlEntry, error) {
 	if err := c.checkSize(filepath.Base(file), file); err != nil {
 		return nil, limitDiag(display, 0, 0, err)
 	}
@@ -69,6 +77,7 @@ func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry
 	}
 	var cur *tag
 	skipUntilScriptEnd := false
+	inlineScript := -1 // offset of an inline module script's text, while in one
 	errAt := func(off int, format string, args ...any) error {
 		l, c, src := lineCol(data, off)
 		d := diagErr(display, l, c, format, args...)
@@ -115,14 +124,20 @@ func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry
 					if t.attrs["type"] != "module" {
 						return nil, errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
 					}
-					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir, c)
+					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir, projectDir, c)
 					if err != nil {
 						return nil, errAt(t.pos["src"], "%v", err)
 					}
 					e.imports = append(e.imports, spec)
 					removed, skipUntilScriptEnd = true, true
+				case t.name == "script" && t.attrs["type"] == "module" && !hasAttr(t.attrs, "src"):
+					// Vite bundles inline module scripts; so does widgetd,
+					// as a module in the HTML file's folder.
+					e.imports = append(e.imports, inlineScriptImport(len(e.inlineScripts)))
+					e.inlineScripts = append(e.inlineScripts, "")
+					removed, skipUntilScriptEnd, inlineScript = true, true, offset
 				case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
-					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir, c)
+					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir, projectDir, c)
 					if err != nil {
 						return nil, errAt(t.pos["href"], "%v", err)
 					}
@@ -142,10 +157,21 @@ func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry
 			}
 		case lexhtml.EndTagToken:
 			if skipUntilScriptEnd && strings.EqualFold(string(l.Text()), "script") {
-				skipUntilScriptEnd = false
+				skipUntilScriptEnd, inlineScript = false, -1
 				continue
 			}
 		case lexhtml.TextToken:
+			if inlineScript >= 0 {
+				cur := &e.inlineScripts[len(e.inlineScripts)-1]
+				if *cur == "" {
+					// Pad so that esbuild's line:col in the script are the
+					// line:col in the HTML file.
+					line, col, _ := lineCol(data, start)
+					*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
+				}
+				*cur += string(tok)
+				continue
+			}
 			if skipUntilScriptEnd {
 				if len(bytes.TrimSpace(tok)) > 0 {
 					return nil, errAt(start, "a <script src> must be empty; move this code into the module it loads")
@@ -160,12 +186,12 @@ func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry
 	}
 	hasScript := false
 	for _, imp := range e.imports {
-		if !strings.HasSuffix(strings.ToLower(imp), ".css") {
+		if !strings.HasSuffix(strings.ToLower(imp), ".css") && !strings.HasSuffix(strings.ToLower(imp), ".scss") {
 			hasScript = true
 		}
 	}
 	if !hasScript {
-		return nil, errAt(0, "no <script type=\"module\" src=\"…\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
+		return nil, errAt(0, "no <script type=\"module\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
 	}
 	doc := out.Bytes()
 	if insertAt < 0 {
@@ -180,9 +206,22 @@ func parseHTMLEntry(file, display, widgetDir string, c *containment) (*htmlEntry
 	return e, nil
 }
 
+// inlineScriptPrefix marks an import that names an inline module script of
+// the widget's HTML entry.
+const inlineScriptPrefix = "widgetd-inline-script:"
+
+// inlineScriptImport is the import of the i-th inline module script.
+func inlineScriptImport(i int) string { return inlineScriptPrefix + strconv.Itoa(i) }
+
+func hasAttr(attrs map[string]string, k string) bool {
+	_, ok := attrs[k]
+	return ok
+}
+
 // localImport turns an HTML src/href into an import specifier relative to the
-// HTML file's folder, checking that the file exists inside the widget folder.
-func localImport(ref, htmlDir, widgetDir string, c *containment) (string, error) {
+// HTML file's folder, checking that the file exists inside the project and
+// passes the build's containment c.
+func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (string, error) {
 	ref = strings.TrimSpace(ref)
 	if i := strings.IndexAny(ref, "?#"); i >= 0 {
 		ref = ref[:i]
@@ -193,8 +232,8 @@ func localImport(ref, htmlDir, widgetDir string, c *containment) (string, error)
 	} else {
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
-	if rel, err := filepath.Rel(widgetDir, abs); err != nil || strings.HasPrefix(rel, "..") {
-		return "", fmt.Errorf("%q is outside the widget folder", ref)
+	if rel, err := filepath.Rel(projectDir, abs); (err != nil || !filepath.IsLocal(rel)) && !c.allowsFile(abs) {
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, displayPath(projectDir), ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
@@ -217,17 +256,6 @@ func hasToken(list, tok string) bool {
 		}
 	}
 	return false
-}
-
-// defaultShell is the document around a script entry: a root element for the
-// widget to render into.
-func defaultShell(title string) *htmlEntry {
-	return &htmlEntry{
-		before: []byte(`<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-			`<meta name="viewport" content="width=device-width, initial-scale=1">` +
-			`<meta name="color-scheme" content="light dark"><title>` + html.EscapeString(title) + `</title>`),
-		after: []byte(`</head><body><div id="root"></div></body></html>`),
-	}
 }
 
 var (

@@ -32,6 +32,9 @@ type buildRecord struct {
 	Manifest string `json:"manifest"`
 	// Bridge is the measured bridge size.
 	Bridge *BridgeSize `json:"bridge,omitempty"`
+	// Warnings are the build's warnings, repeated when the next build is
+	// skipped, so what hosts will block is still said.
+	Warnings []Diagnostic `json:"warnings,omitempty"`
 }
 
 // recordPath is where the record of builds into b.outDir lives; "" when
@@ -67,6 +70,8 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("project", project)
+	h.add("env", []byte(b.envKey()))
+	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
 		cfg, err := os.ReadFile(filepath.Join(w.Dir, WidgetConfigFile))
 		if err != nil {
@@ -134,7 +139,7 @@ func (b *Builder) upToDate() *Result {
 		}
 		files[f.Path] = f
 	}
-	res := &Result{Manifest: &m, OutDir: b.outDir, UpToDate: true, Bridge: rec.Bridge}
+	res := &Result{Manifest: &m, OutDir: b.outDir, UpToDate: true, Bridge: rec.Bridge, Warnings: rec.Warnings}
 	for _, w := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(w, files))
 	}
@@ -170,12 +175,12 @@ func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
 
 // saveRecord writes the record of a build that just wrote dist/. Failing to
 // write it only costs the next build its shortcut.
-func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
+func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []Diagnostic) {
 	p := b.recordPath()
 	if p == "" {
 		return
 	}
-	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize}
+	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize, Warnings: warnings}
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {
 		return
@@ -193,7 +198,13 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 		if strings.HasPrefix(key, entryNamespace+":") || strings.HasPrefix(key, bridgeNamespace+":") {
 			continue
 		}
-		file := filepath.Join(b.root, filepath.FromSlash(key))
+		file, ok := recordableInput(b.root, key)
+		if !ok {
+			return // read through a nested build: no record, no shortcut
+		}
+		if file == "" {
+			continue
+		}
 		data, err := os.ReadFile(file)
 		if err != nil {
 			return // an input we cannot read back: no record, no shortcut

@@ -112,6 +112,8 @@ func (c *widgetCheck) run() {
 		c.unusedRules(pol, files)
 	}
 	c.evalRules(files)
+	c.mountRules(files)
+	c.workerRules(files)
 	c.sizeRules(files)
 }
 

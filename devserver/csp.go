@@ -65,14 +65,13 @@ func advise(v Violation, configFile string) Advice {
 		a.Message = fmt.Sprintf("%s blocked an inline script or style; move it into a file imported by the widget", dir)
 		return a
 	}
+	if msg, ok := schemeAdvice(dir, blocked); ok {
+		a.Message = msg
+		return a
+	}
 	u, err := url.Parse(blocked)
 	if err != nil || u.Scheme == "" {
 		a.Message = fmt.Sprintf("%s blocked %q; it cannot be allowed from widget.json", dir, blocked)
-		return a
-	}
-	switch u.Scheme {
-	case "data", "blob", "filesystem":
-		a.Message = fmt.Sprintf("%s blocked a %s: URL; the spec CSP has no widget.json field that allows %s: for %s (use a file import instead)", dir, u.Scheme, u.Scheme, dir)
 		return a
 	}
 	if u.Host == "" {

@@ -160,7 +160,7 @@ func New(opts Options) (*Server, error) {
 	if root == "" {
 		root, _ = os.Getwd()
 	}
-	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: []string{filepath.Join(root, bundler.ProjectConfigFile)}}
+	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(root, bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
 	if opts.MCPURL != "" {
 		s.mcp = &forwarder{url: opts.MCPURL}
 	}

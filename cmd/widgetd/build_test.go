@@ -131,3 +131,42 @@ func TestCLIBuildSummaryAndJSON(t *testing.T) {
 		t.Errorf("failed --json build: exit %d, output %s", code, out)
 	}
 }
+
+// TestCLIBuildWarnsWhatHostsBlock: an inline build with a font prints the
+// warning on stderr and lists it in --json, also when the build is skipped
+// as up to date.
+func TestCLIBuildWarnsWhatHostsBlock(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"widgets/f/widget.json": `{}`,
+		"widgets/f/index.ts":    `import "./f.css"; document.body.append("x");`,
+		"widgets/f/f.css":       `@font-face { font-family: F; src: url(./f.woff2); } body { font-family: F; }`,
+		"widgets/f/f.woff2":     "not-really-a-font",
+	})
+	cache := t.TempDir()
+	for i := 0; i < 2; i++ {
+		code, out, errs := runCLI(t, "build", "--root", root, "--json", "--cache-dir", cache)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		if !strings.Contains(errs, "f.woff2: warning: ") || !strings.Contains(errs, "--public-url") {
+			t.Errorf("build %d: stderr lacks the font warning:\n%s", i+1, errs)
+		}
+		var got struct {
+			Result struct {
+				UpToDate bool `json:"upToDate"`
+				Warnings []struct {
+					File    string `json:"file"`
+					Message string `json:"message"`
+					Warning bool   `json:"warning"`
+				} `json:"warnings"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Result.UpToDate != (i == 1) || len(got.Result.Warnings) != 1 || !got.Result.Warnings[0].Warning ||
+			!strings.HasSuffix(got.Result.Warnings[0].File, "f.woff2") {
+			t.Errorf("build %d: --json result %+v", i+1, got.Result)
+		}
+	}
+}

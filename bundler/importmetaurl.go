@@ -1,0 +1,95 @@
+package bundler
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// importMetaURLRE finds new URL("./relative", import.meta.url), optionally
+// as the first argument of new Worker(…) / new SharedWorker(…).
+var importMetaURLRE = regexp.MustCompile(`(new\s+(?:Shared)?Worker\(\s*)?new\s+URL\(\s*(['"])(\.{1,2}/[^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)`)
+
+// setupImportMetaURL rewrites new URL("./file", import.meta.url) in the
+// project's own modules into an import of "./file?url" (a worker's script
+// into "./file?worker&url"), so the file is emitted and the URL points at it.
+// The import is appended at the end of the module (imports are hoisted), so
+// line numbers in messages stay true.
+func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
+	pb.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|mts|cts)$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+			return api.OnLoadResult{}, nil
+		}
+		data, err := os.ReadFile(a.Path)
+		if err != nil || !strings.Contains(string(data), "import.meta.url") {
+			return api.OnLoadResult{}, nil // let esbuild read (and report) it
+		}
+		src, n := rewriteImportMetaURLs(string(data))
+		if n == 0 {
+			return api.OnLoadResult{}, nil
+		}
+		if b.publicURL == "" {
+			if errs := inlineWorkerErrors(a.Path, string(data)); errs != nil {
+				return api.OnLoadResult{Errors: errs}, nil
+			}
+		}
+		return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+	})
+}
+
+// rewriteImportMetaURLs performs the rewrite of setupImportMetaURL and
+// returns the new source and the number of URLs rewritten.
+func rewriteImportMetaURLs(src string) (string, int) {
+	var imports strings.Builder
+	n := 0
+	out := importMetaURLRE.ReplaceAllStringFunc(src, func(m string) string {
+		sub := importMetaURLRE.FindStringSubmatch(m)
+		spec := sub[3]
+		suffix := "?url"
+		if sub[1] != "" {
+			suffix = "?worker&url"
+		}
+		v := fmt.Sprintf("__widgetd_url%d", n)
+		n++
+		q := strconv.Quote(spec + suffix)
+		fmt.Fprintf(&imports, "\nimport %s from %s;", v, q)
+		// Keep the match's line breaks, so later lines do not move.
+		return sub[1] + "new URL(" + v + ", import.meta.url)" + strings.Repeat("\n", strings.Count(m[len(sub[1]):], "\n"))
+	})
+	return out + imports.String(), n
+}
+
+// inlineWorkerErrors reports, at their place in the source, the workers
+// new Worker(new URL(…, import.meta.url)) starts, for a build with no public
+// URL to load them from.
+func inlineWorkerErrors(file, src string) []api.Message {
+	var errs []api.Message
+	for _, loc := range importMetaURLRE.FindAllStringSubmatchIndex(src, -1) {
+		if loc[2] < 0 {
+			continue // a plain new URL(), not a worker
+		}
+		spec := src[loc[6]:loc[7]]
+		line, col, text := lineCol([]byte(src), loc[0])
+		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
+			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
+	}
+	return errs
+}
+
+// loaderFor picks esbuild's loader for a script by its extension.
+func loaderFor(p string) api.Loader {
+	switch strings.ToLower(filepath.Ext(p)) {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".tsx":
+		return api.LoaderTSX
+	case ".jsx":
+		return api.LoaderJSX
+	}
+	return api.LoaderJS
+}

@@ -1,0 +1,166 @@
+package bundler
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// esbuild's messages speak its Go API ("You can use 'Conditions:
+// []string{...}'", "mark the path as external", "Platform: api.PlatformNode")
+// and chain notes that end in ':' to source excerpts. A widget author needs
+// one line saying what is wrong and the fix in widgetd's terms: a widget.json
+// field, an npm install in the folder that holds the package.json.
+
+var (
+	couldNotResolveRE = regexp.MustCompile(`^Could not resolve "([^"]+)"$`)
+	noLoaderRE        = regexp.MustCompile(`^No loader is configured for "(\.[^"]+)" files: (.+)$`)
+	notExportedRE     = regexp.MustCompile(`^The path "([^"]+)" is not currently exported by package "([^"]+)"`)
+	conditionsRE      = regexp.MustCompile(`^None of the conditions in the package definition \(([^)]*)\) match`)
+	builtinRE         = regexp.MustCompile(`^The package "([^"]+)" wasn't found on the file system but is built into node`)
+	// goAPINoteRE matches the notes that only make sense to a caller of
+	// esbuild's API, which a widget author is not.
+	goAPINoteRE = regexp.MustCompile(`was triggered by this import|You can mark the path|You can use '|You can use "|api\.[A-Z]|--[a-z-]+=|Conditions:|Loader:|Platform:`)
+)
+
+// authorText rewrites one esbuild message for a widget author. installDir
+// is the folder holding the package.json nearest the importing file (where
+// `npm install` belongs), "" when unknown.
+func authorText(m api.Message, installDir string) string {
+	text := m.Text
+	notes := make([]string, 0, len(m.Notes))
+	for _, n := range m.Notes {
+		notes = append(notes, n.Text)
+	}
+	if sub := couldNotResolveRE.FindStringSubmatch(text); sub != nil {
+		return resolveText(sub[1], notes, installDir)
+	}
+	if sub := noLoaderRE.FindStringSubmatch(text); sub != nil {
+		return fmt.Sprintf("widgetd cannot bundle %q files (%s); import it as %q for its URL or %q for its text, or compile it to JS/CSS first",
+			sub[1], sub[2], "./file"+sub[1]+"?url", "./file"+sub[1]+"?raw")
+	}
+	if text == "The JSX syntax extension is not currently enabled" {
+		return "JSX in a .js file; rename the file to .jsx (or .tsx) so widgetd compiles its JSX"
+	}
+	return joinNotes(text, notes)
+}
+
+// resolveText explains an import that did not resolve.
+func resolveText(spec string, notes []string, installDir string) string {
+	head := fmt.Sprintf("Could not resolve %q", spec)
+	var exported, conds string
+	for _, n := range notes {
+		if sub := builtinRE.FindStringSubmatch(n); sub != nil {
+			return fmt.Sprintf("%s: %q is a Node.js built-in module, which a widget running in the browser cannot use; use a browser package or the Web API instead", head, sub[1])
+		}
+		if sub := notExportedRE.FindStringSubmatch(n); sub != nil {
+			exported = fmt.Sprintf("package %q exports no %q for the browser", sub[2], sub[1])
+		}
+		if sub := conditionsRE.FindStringSubmatch(n); sub != nil {
+			conds = sub[1]
+		}
+	}
+	if needsCompiler(spec) {
+		where := "the folder that holds the widget's package.json"
+		if installDir != "" {
+			where = displayPath(installDir)
+		}
+		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in %s (Node.js is needed)", head, where)
+	}
+	if exported != "" {
+		msg := head + ": " + exported
+		if conds != "" {
+			msg += " (its exports name the conditions " + conds + ")"
+		}
+		if strings.Contains(conds, `"style"`) {
+			return msg + `; it is a stylesheet: @import it from a .css file (widgetd resolves @import through the "style" condition)`
+		}
+		return msg + "; import a path the package exports, or check the package version"
+	}
+	if isBareSpecifier(spec) {
+		pkg, _ := splitPackage(spec)
+		where := "the widget's folder"
+		if installDir != "" {
+			where = displayPath(installDir)
+		}
+		return fmt.Sprintf("%s: the package %q is not installed; run `npm install %s` in %s", head, pkg, pkg, where)
+	}
+	return head + ": no such file; check the path (relative to the importing file) and its extension"
+}
+
+// isBareSpecifier reports whether an import names a package rather than a
+// file.
+func isBareSpecifier(spec string) bool {
+	return spec != "" && !strings.HasPrefix(spec, ".") && !strings.HasPrefix(spec, "/") && !strings.Contains(spec, ":")
+}
+
+// joinNotes appends the notes that help a widget author to text as
+// sentences, on one line; notes about esbuild's API are dropped.
+func joinNotes(text string, notes []string) string {
+	parts := []string{strings.TrimSuffix(text, ":")}
+	for _, n := range notes {
+		if n == "" || goAPINoteRE.MatchString(n) {
+			continue
+		}
+		parts = append(parts, strings.TrimSuffix(strings.TrimSpace(n), ":"))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// installDirFor returns the folder holding the package.json nearest to file
+// (an importing file's path relative to root), or the file's folder.
+func installDirFor(root, file string) string {
+	if file == "" {
+		return ""
+	}
+	dir := filepath.Dir(filepath.Join(root, filepath.FromSlash(file)))
+	for d := dir; ; d = filepath.Dir(d) {
+		if st, err := os.Stat(filepath.Join(d, "package.json")); err == nil && st.Mode().IsRegular() {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// authorMessage is authorText for a message of this project's build.
+func (b *Builder) authorMessage(m api.Message) string {
+	dir := ""
+	if m.Location != nil {
+		if w := b.inlineScriptWidget(m.Location.File); w != nil {
+			dir = installDirFor("", w.Entry)
+		} else if m.Location.Namespace == "" || m.Location.Namespace == "file" {
+			dir = installDirFor(b.root, m.Location.File)
+		}
+	}
+	return authorText(m, dir)
+}
+
+// inlineScriptWidget returns the widget whose inline script a message's
+// file names ("widgetd-inline-script:<name>:<i>"), or nil.
+func (b *Builder) inlineScriptWidget(file string) *widget {
+	rest, ok := strings.CutPrefix(file, inlineScriptNamespace+":")
+	if !ok {
+		return nil
+	}
+	name, _, _ := strings.Cut(rest, ":")
+	return b.widgetByName(name)
+}
+
+// messagesText joins esbuild messages, one per line, in widgetd's words.
+func messagesText(ms []api.Message) string {
+	var lines []string
+	for _, m := range ms {
+		d := Diagnostic{Message: authorText(m, "")}
+		if m.Location != nil {
+			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
+		}
+		lines = append(lines, d.String())
+	}
+	return strings.Join(lines, "\n")
+}

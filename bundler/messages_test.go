@@ -1,0 +1,92 @@
+package bundler
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// TestAuthorMessages builds real broken widgets and checks that esbuild's
+// messages reach the author rewritten: no Go API names, one line each, and
+// the fix in widgetd's terms.
+func TestAuthorMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"missing package", map[string]string{
+			"widgets/w/package.json": `{"name": "w"}`,
+			"widgets/w/index.ts":     `import x from "left-pad-not-installed"; console.log(x);`,
+		}, []string{`the package "left-pad-not-installed" is not installed; run ` + "`npm install left-pad-not-installed`" + ` in widgets/w`}},
+		{"missing scoped package, package.json above", map[string]string{
+			"package.json":       `{"name": "project"}`,
+			"widgets/w/index.ts": `import { x } from "@scope/thing/sub"; console.log(x);`,
+		}, []string{"`npm install @scope/thing` in ."}},
+		{"node built-in", map[string]string{
+			"widgets/w/index.ts": `import fs from "fs"; console.log(fs);`,
+		}, []string{`"fs" is a Node.js built-in module`}},
+		{"jsx in .js", map[string]string{
+			"widgets/w/index.js": `const a = <div/>; console.log(a);`,
+		}, []string{"rename the file to .jsx"}},
+		{"unknown file type", map[string]string{
+			"widgets/w/index.ts": `import t from "./a.vue"; console.log(t);`,
+			"widgets/w/a.vue":    `<template/>`,
+		}, []string{`widgetd cannot bundle ".vue" files`, `"./file.vue?raw"`}},
+		{"subpath not exported", map[string]string{
+			"widgets/w/index.ts":                      `import "pkg/x";`,
+			"widgets/w/node_modules/pkg/package.json": `{"name": "pkg", "exports": {".": "./i.js", "./x": {"types": "./x.d.ts"}}}`,
+			"widgets/w/node_modules/pkg/i.js":         `export default 1;`,
+		}, []string{`package "pkg" exports no "./x" for the browser (its exports name the conditions "types")`}},
+		{"stylesheet package from JS", map[string]string{
+			"widgets/w/index.ts":                        `import "sheet";`,
+			"widgets/w/node_modules/sheet/package.json": `{"name": "sheet", "exports": {".": {"style": "./s.css"}}}`,
+			"widgets/w/node_modules/sheet/s.css":        `body{color:red}`,
+		}, []string{`it is a stylesheet: @import it from a .css file`}},
+		{"tailwind without its compiler", map[string]string{
+			"widgets/w/index.ts": `import "./a.css";`,
+			"widgets/w/a.css":    `@import "tailwindcss";`,
+			"widgets/w/node_modules/tailwindcss/package.json": `{"name": "tailwindcss", "exports": {".": {"types": "./x.d.ts", "style": "./index.css", "import": "./lib.mjs"}}}`,
+			"widgets/w/node_modules/tailwindcss/index.css":    `@theme { --color-x: red; } @tailwind utilities;`,
+		}, []string{"Tailwind CSS is compiled by its own packages", "`npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in widgets/w"}},
+		{"missing relative file", map[string]string{
+			"widgets/w/index.ts": `import "./nope.css";`,
+		}, []string{`Could not resolve "./nope.css": no such file`}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			files := map[string]string{"widgets/w/widget.json": `{}`}
+			for k, v := range tc.files {
+				files[k] = v
+			}
+			writeFiles(t, root, files)
+			t.Chdir(root)
+			_, err := Build(context.Background(), Options{Root: root, NoCompress: true, NoCache: true})
+			if err == nil {
+				t.Fatal("build succeeded")
+			}
+			diags := AsDiagnostics(err)
+			if len(diags) == 0 {
+				t.Fatalf("no diagnostics: %v", err)
+			}
+			var all []string
+			for _, d := range diags {
+				if strings.Contains(d.Message, "\n") {
+					t.Errorf("message spans lines: %q", d.Message)
+				}
+				for _, bad := range []string{"Conditions:", "[]string", "api.", "as external", ":;", "Loader:", "Platform"} {
+					if strings.Contains(d.Message, bad) {
+						t.Errorf("message speaks esbuild's API (%q): %s", bad, d.Message)
+					}
+				}
+				all = append(all, d.Message)
+			}
+			got := strings.Join(all, "\n")
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("messages lack %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,1 @@
+document.body.append(import.meta.env.VITE_X);

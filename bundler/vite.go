@@ -1,0 +1,222 @@
+package bundler
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// Vite's conventions that real widgets use, as one esbuild plugin: inline
+// module scripts of HTML entries, import suffixes (?raw, ?url, ?inline,
+// ?worker), new URL("./file", import.meta.url), and CSS @import of npm
+// packages through their "style" export. import.meta.env is a Define (env.go).
+
+const (
+	inlineScriptNamespace = "widgetd-inline-script"
+	rawNamespace          = "widgetd-raw"
+	urlNamespace          = "widgetd-url"
+	inlineNamespace       = "widgetd-inline"
+	workerNamespace       = "widgetd-worker"
+	workerFileNamespace   = "widgetd-worker-file"
+)
+
+// projectDir is the folder HTML entries may link files from: the project
+// root, or the widgets folder's parent when the widgets live elsewhere.
+func (b *Builder) projectDir() string {
+	if rel, err := filepath.Rel(b.root, b.widgetsDir); err == nil && !strings.HasPrefix(rel, "..") {
+		return b.root
+	}
+	return filepath.Dir(b.widgetsDir)
+}
+
+// importSuffixRE splits "./file.svg?raw" into the path and Vite's query.
+var importSuffixRE = regexp.MustCompile(`^(.+)\?(raw|url|inline|worker|worker&inline|worker&url|sharedworker)$`)
+
+// vitePlugin resolves Vite's import conventions.
+func (b *Builder) vitePlugin() api.Plugin {
+	return api.Plugin{Name: "widgetd-vite", Setup: func(pb api.PluginBuild) {
+		b.setupInlineScripts(pb)
+		b.setupSuffixes(pb)
+		b.setupImportMetaURL(pb)
+		setupStyleCondition(pb)
+	}}
+}
+
+// setupInlineScripts loads the inline <script type="module"> texts of HTML
+// entries as modules in the HTML file's folder.
+func (b *Builder) setupInlineScripts(pb api.PluginBuild) {
+	pb.OnResolve(api.OnResolveOptions{Filter: "^" + inlineScriptPrefix}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		return api.OnResolveResult{Path: a.Importer + ":" + strings.TrimPrefix(a.Path, inlineScriptPrefix), Namespace: inlineScriptNamespace}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: inlineScriptNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		name, idx, _ := strings.Cut(a.Path, ":")
+		w := b.widgetByName(name)
+		i, err := strconv.Atoi(idx)
+		if w == nil || w.html == nil || err != nil || i < 0 || i >= len(w.html.inlineScripts) {
+			return api.OnLoadResult{}, fmt.Errorf("unknown inline script %q", a.Path)
+		}
+		if b.publicURL == "" {
+			if errs := inlineWorkerErrors(w.Entry, w.html.inlineScripts[i]); errs != nil {
+				return api.OnLoadResult{Errors: errs}, nil
+			}
+		}
+		src, _ := rewriteImportMetaURLs(w.html.inlineScripts[i])
+		return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
+	})
+}
+
+// resolveFile resolves an import path (relative or bare) the way esbuild
+// would, for the suffix loaders.
+func resolveFile(pb api.PluginBuild, p string, a api.OnResolveArgs) (string, []api.Message) {
+	if filepath.IsAbs(p) {
+		return p, nil
+	}
+	r := pb.Resolve(p, api.ResolveOptions{ResolveDir: a.ResolveDir, Importer: a.Importer, Kind: api.ResolveJSImportStatement})
+	if len(r.Errors) > 0 {
+		return "", r.Errors
+	}
+	return r.Path, nil
+}
+
+// setupSuffixes handles ?raw (the file as a string), ?url (its URL: a hashed
+// file in external mode, a data: URL inline), ?inline (a data: URL; for CSS,
+// the bundled stylesheet as a string) and ?worker (a Worker constructor for
+// the file bundled on its own).
+func (b *Builder) setupSuffixes(pb api.PluginBuild) {
+	pb.OnResolve(api.OnResolveOptions{Filter: `\?(raw|url|inline|worker|worker&inline|worker&url|sharedworker)$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		m := importSuffixRE.FindStringSubmatch(a.Path)
+		if m == nil {
+			return api.OnResolveResult{}, nil
+		}
+		if strings.Contains(m[2], "worker") && m[2] != "worker&url" && b.publicURL == "" {
+			return api.OnResolveResult{}, fmt.Errorf("%s", workerInlineMessage(m[1]))
+		}
+		file, errs := resolveFile(pb, m[1], a)
+		if errs != nil {
+			return api.OnResolveResult{Errors: errs}, nil
+		}
+		ns := map[string]string{"raw": rawNamespace, "url": urlNamespace, "inline": inlineNamespace,
+			"worker": workerNamespace, "worker&inline": workerNamespace, "sharedworker": workerNamespace, "worker&url": workerFileNamespace}[m[2]]
+		if m[2] == "worker&url" {
+			return api.OnResolveResult{Path: workerOutputName(file), Namespace: ns, PluginData: file, WatchFiles: []string{file}}, nil
+		}
+		return api.OnResolveResult{Path: file, Namespace: ns, PluginData: m[2], WatchFiles: []string{file}}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: rawNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		data, err := os.ReadFile(a.Path)
+		if err != nil {
+			return api.OnLoadResult{}, err
+		}
+		s := string(data)
+		return api.OnLoadResult{Contents: &s, Loader: api.LoaderText, WatchFiles: []string{a.Path}}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: urlNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		data, err := os.ReadFile(a.Path)
+		if err != nil {
+			return api.OnLoadResult{}, err
+		}
+		s := string(data)
+		loader := api.LoaderFile
+		if b.publicURL == "" {
+			loader = api.LoaderDataURL // no origin to load files from
+		}
+		return api.OnLoadResult{Contents: &s, Loader: loader, ResolveDir: filepath.Dir(a.Path), WatchFiles: []string{a.Path}}, nil
+	})
+	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: inlineNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+		if strings.EqualFold(filepath.Ext(a.Path), ".css") {
+			css, files, err := b.bundleSeparately(a.Path, false)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			return api.OnLoadResult{Contents: &css, Loader: api.LoaderText, WatchFiles: files}, nil
+		}
+		data, err := os.ReadFile(a.Path)
+		if err != nil {
+			return api.OnLoadResult{}, err
+		}
+		s := string(data)
+		return api.OnLoadResult{Contents: &s, Loader: api.LoaderDataURL, WatchFiles: []string{a.Path}}, nil
+	})
+	b.setupWorkers(pb)
+}
+
+// bundleSeparately bundles one file (a stylesheet for ?inline, a worker
+// script) on its own, minified, and returns the output and the files it read.
+func (b *Builder) bundleSeparately(file string, script bool) (string, []string, error) {
+	loaders := map[string]api.Loader{}
+	for _, ext := range assetExts {
+		loaders[ext] = api.LoaderDataURL
+	}
+	opts := api.BuildOptions{
+		AbsWorkingDir: b.root, EntryPoints: []string{file}, Bundle: true, Write: false,
+		Outdir: filepath.Join(b.root, outBase, "separate"), Target: b.target, Engines: b.engines,
+		MinifyWhitespace: true, MinifyIdentifiers: true, MinifySyntax: true, Loader: loaders,
+		Platform: api.PlatformBrowser, Format: api.FormatESModule, Charset: api.CharsetUTF8,
+		LegalComments: api.LegalCommentsEndOfFile, Metafile: true, LogLevel: api.LogLevelSilent,
+		Define: b.envDefines(), Plugins: []api.Plugin{b.vitePlugin()},
+	}
+	if !script {
+		opts.Format = api.FormatDefault
+	}
+	r := api.Build(opts)
+	if len(r.Errors) > 0 {
+		return "", nil, fmt.Errorf("%s", messagesText(r.Errors))
+	}
+	var out string
+	for _, f := range r.OutputFiles {
+		if (script && strings.HasSuffix(f.Path, ".js")) || (!script && strings.HasSuffix(f.Path, ".css")) {
+			out = string(f.Contents)
+		}
+	}
+	var inputs []string
+	for _, in := range metafileInputNames(r.Metafile) {
+		inputs = append(inputs, filepath.Join(b.root, in))
+	}
+	return strings.TrimSpace(out), inputs, nil
+}
+
+// metafileInputNames lists the file inputs of an esbuild metafile (paths
+// relative to the working directory; virtual modules left out).
+func metafileInputNames(meta string) []string {
+	var m metafile
+	if json.Unmarshal([]byte(meta), &m) != nil {
+		return nil
+	}
+	var out []string
+	for in := range m.Inputs {
+		if !strings.Contains(in, ":") {
+			out = append(out, in)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// recordableInput maps a metafile input key to the file the up-to-date check
+// must hash: a plain path, or the file behind a ?raw/?url/?inline/?worker
+// module. It returns "" for virtual modules (defines, inline scripts, whose
+// HTML the build key covers), and false for modules made by a nested build
+// (a worker, ?inline CSS), whose own inputs the record cannot list.
+func recordableInput(root, key string) (string, bool) {
+	ns, p, found := strings.Cut(key, ":")
+	switch {
+	case strings.HasPrefix(key, "<"):
+		return "", true
+	case !found || strings.ContainsAny(ns, `/\.`):
+		return filepath.Join(root, filepath.FromSlash(key)), true
+	case ns == rawNamespace || ns == urlNamespace || ns == workerNamespace:
+		return p, true
+	case ns == inlineNamespace:
+		return p, !strings.EqualFold(filepath.Ext(p), ".css")
+	case ns == workerFileNamespace:
+		return "", false
+	}
+	return "", true
+}

@@ -1,0 +1,1 @@
+document.body.textContent = String(21 * 2);

@@ -1,0 +1,295 @@
+package e2e_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/browsertest"
+)
+
+// conventionCases are the widgets of e2e/testdata/conventions, written in the
+// styles of OpenAI's Apps SDK examples and of Vite projects, and what each
+// must render.
+func conventionCases() []example {
+	return []example{
+		{
+			// OpenAI style: React + framer-motion mounting into
+			// #pizza-list-root from a script entry (the default shell must
+			// provide it), a stylesheet shared by the project's widgets, and a
+			// CSS package reached through its "style" export condition.
+			name:   "pizza-list",
+			result: map[string]any{"content": []any{map[string]any{"type": "text", "text": "3 places."}}, "structuredContent": map[string]any{"places": []any{"Tony's", "Lucia", "Forno"}}},
+			want:   map[string]string{"h1": "Pizza spots", "#places li:nth-child(3)": "Forno"},
+			wait: []string{
+				`w.document.getElementById("pizza-list-root") != null`,
+				`w.getComputedStyle(w.document.querySelector("h1")).color == "rgb(10, 120, 60)"`,
+				`w.getComputedStyle(w.document.querySelector(".theme-card")).borderTopColor == "rgb(200, 30, 90)"`,
+				`w.getComputedStyle(w.document.querySelector(".theme-card")).borderTopWidth == "3px"`,
+				`w.getComputedStyle(w.document.querySelector(".theme-card")).paddingTop == "8px"`,
+				// framer-motion ran the fade-in to its end.
+				`w.document.getElementById("places").style.opacity == "1"`,
+			},
+		},
+		{
+			// Vite style: an HTML entry whose module script is inline, with
+			// a stylesheet linked from outside the widget folder, ?raw, and
+			// import.meta.env from .env.production over .env.
+			name: "inline-page",
+			want: map[string]string{"#title": "Hello from production", "#note": "Bundled from an inline script."},
+			wait: []string{`w.getComputedStyle(w.document.getElementById("title")).color == "rgb(10, 120, 60)"`},
+		},
+		{
+			name: "env-assets",
+			want: map[string]string{
+				"#mode":     "production dev=false prod=true ssr=false",
+				"#message":  "Hello from production, welcome to the sandbox",
+				"#secret":   "undefined",
+				"#greeting": "Read with ?raw.",
+			},
+			wait: []string{
+				`w.document.getElementById("logo").complete && w.document.getElementById("logo").naturalWidth > 0`,
+				`w.document.getElementById("badge").complete && w.document.getElementById("badge").naturalWidth > 0`,
+			},
+		},
+	}
+}
+
+// TestConventionWidgets builds the convention fixtures with the real
+// pipeline, inline and external, and renders each in the real AppBridge host
+// and the ChatGPT host.
+func TestConventionWidgets(t *testing.T) {
+	dir := browsertest.RepoPath(t, "e2e/testdata/conventions")
+	browsertest.RequireNodeModules(t, dir, "react", "react-dom", "framer-motion", "widget-theme")
+	opts := func(root string) bundler.Options {
+		return bundler.Options{Root: dir, OutDir: filepath.Join(root, "dist"), CacheDir: filepath.Join(root, "cache")}
+	}
+
+	t.Run("inline", func(t *testing.T) {
+		t.Parallel()
+		o := opts(t.TempDir())
+		o.NoCompress = true
+		b, err := bundler.New(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		out, err := b.Assemble(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
+		for _, w := range out.Manifest.Widgets {
+			if !w.Inline || len(w.Files) != 0 {
+				t.Errorf("widget %s: want inline with no files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
+			}
+			bw.add(w, out.Files[w.HTML])
+		}
+		renderCases(t, bw, conventionCases(), nil, nil)
+	})
+
+	t.Run("external", func(t *testing.T) {
+		t.Parallel()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		public := "http://" + ln.Addr().String()
+		o := opts(t.TempDir())
+		o.PublicURL = public
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		res, err := bundler.Build(ctx, o)
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		reg, err := assets.Load(os.DirFS(res.OutDir))
+		if err != nil {
+			ln.Close()
+			t.Fatal(err)
+		}
+		origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
+		srv := httptest.NewUnstartedServer(origin)
+		srv.Listener.Close()
+		srv.Listener = ln
+		srv.Start()
+		t.Cleanup(srv.Close)
+		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
+		for _, w := range reg.Manifest().Widgets {
+			doc, err := os.ReadFile(filepath.Join(res.OutDir, w.HTML))
+			if err != nil {
+				t.Fatal(err)
+			}
+			bw.add(w, doc)
+		}
+		// The ?url and new URL(…, import.meta.url) images are hashed files.
+		env := bw.widgets["env-assets"]
+		var svgs []string
+		for _, f := range env.Files {
+			if strings.HasSuffix(f, ".svg") {
+				svgs = append(svgs, f)
+			}
+		}
+		if len(svgs) != 2 {
+			t.Errorf("env-assets files %v: want logo and badge as hashed .svg files", env.Files)
+		}
+		renderCases(t, bw, conventionCases(), nil, func(t *testing.T, w assets.Widget) {
+			for _, f := range w.Files {
+				if _, ok := origin.get("/" + f); !ok {
+					t.Errorf("widget %s: %s never fetched from the asset origin (fetched: %v)", w.Name, f, origin.paths())
+				}
+			}
+		})
+	})
+}
+
+// renderCases renders each case in both hosts as parallel subtests. extra
+// routes are mounted beside the widgets (an asset origin on the same
+// origin); after runs once the widget has rendered.
+func renderCases(t *testing.T, bw *build, cases []example, extra map[string]http.Handler, after func(*testing.T, assets.Widget)) {
+	t.Helper()
+	hosts := shared.Hosts(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", hosts.Handler())
+	for p, h := range extra {
+		mux.Handle(p, h)
+	}
+	for name, w := range bw.widgets {
+		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(bw.html[name], w.CSP))
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	renderOn(t, srv.URL, bw, cases, after)
+}
+
+// renderOn renders the cases against a server at base that serves the host
+// pages and /w/<name>.
+func renderOn(t *testing.T, base string, bw *build, cases []example, after func(*testing.T, assets.Widget)) {
+	t.Helper()
+	for _, ex := range cases {
+		w, ok := bw.widgets[ex.name]
+		if !ok {
+			t.Errorf("build has no %s widget", ex.name)
+			continue
+		}
+		t.Run(ex.name+"/mcp-apps", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			p.OpenHost(base+browsertest.MCPHostPath, "/w/"+ex.name, map[string]any{"input": map[string]any{}, "result": ex.result})
+			if ex.result != nil {
+				// A widget that talks to its host (through window.openai)
+				// completes the handshake; the others never start one.
+				p.Wait(`hostLog.some(e => e.t == "initialized")`)
+			}
+			rendered(p, ex)
+			if after != nil {
+				after(t, w)
+			}
+			p.NoErrors()
+		})
+		t.Run(ex.name+"/chatgpt", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			globals := map[string]any{"toolInput": map[string]any{}, "toolOutput": ex.result["structuredContent"]}
+			p.OpenHost(base+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, globals, map[string]any{})
+			p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
+			rendered(p, ex)
+			if after != nil {
+				after(t, w)
+			}
+			p.NoErrors()
+		})
+	}
+}
+
+// TestWorkerWidget builds a widget that computes in module workers. Inline,
+// the build fails at the worker with the fix. External, each worker is its
+// own hashed file; served from the origin the host renders the widget on
+// (browsers start a Worker only from the page's own origin), both workers
+// answer in both hosts under the widget's CSP.
+func TestWorkerWidget(t *testing.T) {
+	dir := browsertest.RepoPath(t, "e2e/testdata/worker")
+	tmp := t.TempDir()
+	opts := bundler.Options{Root: dir, OutDir: filepath.Join(tmp, "dist"), CacheDir: filepath.Join(tmp, "cache")}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	_, err := bundler.Build(ctx, opts)
+	if err == nil {
+		t.Fatal("inline build of a widget with a worker succeeded")
+	}
+	for _, want := range []string{"index.ts:12:", "the worker ./double.ts cannot run in an inline widget", "--public-url"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("inline build error lacks %q:\n%v", want, err)
+		}
+	}
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := "http://" + ln.Addr().String()
+	opts.PublicURL = base
+	res, err := bundler.Build(ctx, opts)
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	warned := false
+	for _, w := range res.Warnings {
+		warned = warned || strings.Contains(w.Message, "browsers start a Worker only from the page's own origin")
+	}
+	if !warned {
+		t.Errorf("no warning about workers and origins: %v", res.Warnings)
+	}
+	reg, err := assets.Load(os.DirFS(res.OutDir))
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	w := reg.Manifest().Widgets[0]
+	var workers []string
+	for _, f := range w.Files {
+		if strings.Contains(f, ".worker-") && strings.HasSuffix(f, ".js") {
+			workers = append(workers, f)
+		}
+	}
+	if len(workers) != 2 {
+		t.Errorf("widget files %v: want two hashed worker files", w.Files)
+	}
+	doc, err := os.ReadFile(filepath.Join(res.OutDir, w.HTML))
+	if err != nil {
+		ln.Close()
+		t.Fatal(err)
+	}
+	bw := &build{widgets: map[string]assets.Widget{w.Name: w}, html: map[string][]byte{w.Name: doc}}
+	origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
+	mux := http.NewServeMux()
+	mux.Handle("/", shared.Hosts(t).Handler())
+	mux.Handle("/assets/", origin)
+	mux.Handle("GET /w/"+w.Name, browsertest.WidgetHandler(doc, w.CSP))
+	srv := httptest.NewUnstartedServer(mux)
+	srv.Listener.Close()
+	srv.Listener = ln
+	srv.Start()
+	t.Cleanup(srv.Close)
+	cases := []example{{name: "doubler", want: map[string]string{"#doubled": "42", "#squared": "441"}}}
+	renderOn(t, base, bw, cases, func(t *testing.T, w assets.Widget) {
+		for _, f := range workers {
+			if _, ok := origin.get("/" + f); !ok {
+				t.Errorf("worker %s never fetched (fetched: %v)", f, origin.paths())
+			}
+		}
+	})
+}

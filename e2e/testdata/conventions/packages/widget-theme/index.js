@@ -1,0 +1,1 @@
+export const accent = "rgb(200, 30, 90)";

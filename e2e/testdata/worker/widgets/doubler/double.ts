@@ -1,0 +1,3 @@
+import { twice } from "./math";
+
+self.onmessage = (e: MessageEvent<number>) => self.postMessage(twice(e.data));

@@ -1,0 +1,4 @@
+declare module "*?worker" {
+  const WorkerConstructor: { new (options?: { name?: string }): Worker };
+  export default WorkerConstructor;
+}

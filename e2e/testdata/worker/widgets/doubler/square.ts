@@ -1,0 +1,1 @@
+self.onmessage = (e: MessageEvent<number>) => self.postMessage(e.data * e.data);
