@@ -198,3 +198,14 @@ func LoadFixtures(dir string) ([]NamedFixture, error) {
 func fixtureName(file string) string {
 	return strings.TrimSuffix(filepath.Base(file), ".json")
 }
+
+// ConfigFile is the widget.json of a widget in the current build (empty when
+// the widget is not in it). Its folder holds the widget's fixtures.
+func (s *Server) ConfigFile(name string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.out == nil {
+		return ""
+	}
+	return s.out.ConfigFiles[name]
+}

@@ -22,7 +22,8 @@ const reporterScript = `<script>(function(){var P=window.parent;function s(d){tr
 	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});` +
 	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;var f=[];` +
 	`(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
-	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f})});})();</script>`
+	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f,` +
+	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight})});})();</script>`
 
 // openaiScript installs window.openai (chatgpt-apps.md §1) in the widget
 // frame when the preview runs as the ChatGPT host. The initial globals come

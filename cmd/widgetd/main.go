@@ -8,6 +8,7 @@
 //	widgetd serve [--dir dist] [--addr :8080]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
 //	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
+//	widgetd test [--update] [--junit FILE] [--json] [--chrome PATH]
 //	widgetd types [--widgets DIR | --out FILE] [--check]
 //	widgetd version
 //	widgetd help [command]
@@ -49,6 +50,7 @@ func commands() []command {
 		{"serve", "serve dist/ as a CDN origin", runServe},
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
 		{"check", "audit widgets the way a store review would", runCheck},
+		{"test", "render every widget × fixture × host in headless Chromium and check it", runTest},
 		{"types", "write widgetd.d.ts so editors and tsc know the bridge API", runTypes},
 		{"version", "print the widgetd version", runVersion},
 		{"help", "show help for a command", nil},

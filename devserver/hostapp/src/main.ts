@@ -106,6 +106,8 @@ const dev = ((window as any).widgetdDev = {
 interface ProbeResult {
   text: string;
   found: boolean[];
+  ready: boolean;
+  height: number;
 }
 
 // ---------- build events, overlay, status ----------
@@ -584,7 +586,7 @@ function previewPage(name: string) {
     if (d.widgetd === "probe-result") {
       const done = probes.get(d.id);
       probes.delete(d.id);
-      done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [] });
+      done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [], ready: !!d.ready, height: Number(d.height) || 0 });
       return;
     }
     if (d.widgetd !== "openai") return;
