@@ -94,13 +94,13 @@ widget.callTool("lookup", { id: 7, verbose: true }).then((r) => { document.body.
   "callTool":{"lookup":{"structuredContent":{"answer":"forty-two"}}},
   "expect":{"text":["apple","forty-two"],"elements":["p#ok"],"calls":[{"tool":"lookup","arguments":{"id":7}}]}}`,
 		"unmet/widget.json": `{}`,
-		"unmet/index.ts":    `import { widget } from "widgetd";
+		"unmet/index.ts": `import { widget } from "widgetd";
 widget.onToolResult(() => {});
 document.body.textContent = "pear";`,
 		"unmet/fixtures/default.json": `{"expect":{"text":["apple"],"elements":["table"],"calls":[{"tool":"lookup"}]}}`,
-		"throws/widget.json": `{}`,
-		"throws/index.ts":    `setTimeout(() => { throw new Error("kaboom in the widget"); }, 10);`,
-		"csp/widget.json":    `{}`,
+		"throws/widget.json":          `{}`,
+		"throws/index.ts":             `setTimeout(() => { throw new Error("kaboom in the widget"); }, 10);`,
+		"csp/widget.json":             `{}`,
 		"csp/index.ts": `import { widget } from "widgetd";
 widget.onToolResult(() => {});
 fetch("https://api.not-declared.example/data").catch(() => {});`,
@@ -150,8 +150,8 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 // beside the baseline, and --update accepts it.
 func TestScreenshots(t *testing.T) {
 	root, widgets := project(t, map[string]string{
-		"box/widget.json": `{}`,
-		"box/index.ts":    `import { widget } from "widgetd"; widget.onToolResult(() => {}); document.body.innerHTML = '<div style="width:200px;height:80px;background:#0a7"></div>';`,
+		"box/widget.json":           `{}`,
+		"box/index.ts":              `import { widget } from "widgetd"; widget.onToolResult(() => {}); document.body.innerHTML = '<div style="width:200px;height:80px;background:#0a7"></div>';`,
 		"box/fixtures/default.json": `{"expect":{"elements":["div"]}}`,
 	})
 	opts := Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}}
