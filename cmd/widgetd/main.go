@@ -4,6 +4,8 @@
 //
 // Usage:
 //
+//	widgetd init [dir] [--template vanilla|react] [--server go]
+//	widgetd new <name> [--template vanilla|react]
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
 //	widgetd serve [--dir dist] [--addr :8080]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
@@ -46,6 +48,8 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"init", "create a widget project from a template (optionally with a Go MCP server)", runInit},
+		{"new", "add a widget to the project from a template", runNew},
 		{"build", "bundle widgets into a content-hashed, precompressed dist/", runBuild},
 		{"serve", "serve dist/ as a CDN origin", runServe},
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
