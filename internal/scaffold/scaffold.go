@@ -88,7 +88,7 @@ type Result struct {
 // data is what the templates see.
 type data struct {
 	Project, Name, Title, Module, Replace, Domain string
-	GoVersion, GoSDKVersion, WidgetdVersion string
+	GoVersion, GoSDKVersion, WidgetdVersion       string
 }
 
 // Init writes a new project into opts.Dir: widgets/<widget>/ from the
