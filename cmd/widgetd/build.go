@@ -59,8 +59,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+bundler.DefaultCacheDir()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
+	types := fs.Bool("types", false, "type-check first with the project's tsc --noEmit (node_modules/typescript); type errors fail the build")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]")
+		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--types] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,")
 		fmt.Fprintln(stderr, "precompressed UI resources and writes dist/ with manifest.json atomically.")
@@ -69,6 +70,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
+	}
+	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr) {
+		fmt.Fprintln(stderr, "widgetd: dist/ was not changed")
+		return exitError
 	}
 	res, err := bundler.Build(ctx, opts)
 	if err != nil {
