@@ -36,22 +36,39 @@ func swapDir(tmp, dir string) error {
 }
 
 // lockOut takes an exclusive, non-blocking lock beside dir so two builds
-// never write the same output at once. The lock dies with the process.
+// never write the same output at once. The lock dies with the process, and
+// its file is removed on unlock, so no .<dir>.lock stays in the project.
+// Removing a lock file races with a build that opened it just before: a
+// build that locks a file no longer at the path retries with the new one.
 func lockOut(dir string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
 	p := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".lock")
-	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
-	if err != nil {
-		return nil, fmt.Errorf("open lock %s: %w", p, err)
-	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", displayPath(dir), displayPath(p))
+	for range 10 {
+		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("open lock %s: %w", p, err)
 		}
-		return nil, fmt.Errorf("lock %s: %w", p, err)
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			f.Close()
+			if errors.Is(err, unix.EWOULDBLOCK) {
+				return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", displayPath(dir), displayPath(p))
+			}
+			return nil, fmt.Errorf("lock %s: %w", p, err)
+		}
+		held, err1 := f.Stat()
+		atPath, err2 := os.Stat(p)
+		if err1 != nil || err2 != nil || !os.SameFile(held, atPath) {
+			// The previous holder removed this file after we opened it.
+			f.Close()
+			continue
+		}
+		return func() {
+			os.Remove(p)
+			unix.Flock(int(f.Fd()), unix.LOCK_UN)
+			f.Close()
+		}, nil
 	}
-	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+	return nil, fmt.Errorf("lock %s: the lock file keeps being replaced; is another build running?", displayPath(p))
 }
