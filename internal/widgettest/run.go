@@ -227,11 +227,12 @@ func planCases(srv *devserver.Server, opts Options) ([]plan, error) {
 		want[w] = true
 	}
 	var plans []plan
+	seen := map[string]bool{}
 	for _, w := range st.Widgets {
 		if len(want) > 0 && !want[w.Name] {
 			continue
 		}
-		delete(want, w.Name)
+		seen[w.Name] = true
 		if w.FixtureError != "" {
 			return nil, errors.New(w.FixtureError)
 		}
@@ -249,11 +250,13 @@ func planCases(srv *devserver.Server, opts Options) ([]plan, error) {
 			}
 		}
 	}
-	if len(want) > 0 {
-		var missing []string
-		for n := range want {
+	var missing []string
+	for n := range want {
+		if !seen[n] {
 			missing = append(missing, n)
 		}
+	}
+	if len(missing) > 0 {
 		sort.Strings(missing)
 		return nil, fmt.Errorf("no widget named %s in the build", strings.Join(missing, ", "))
 	}
