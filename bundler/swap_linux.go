@@ -3,6 +3,8 @@
 package bundler
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -35,40 +37,47 @@ func swapDir(tmp, dir string) error {
 	return os.RemoveAll(tmp)
 }
 
-// lockOut takes an exclusive, non-blocking lock beside dir so two builds
-// never write the same output at once. The lock dies with the process, and
-// its file is removed on unlock, so no .<dir>.lock stays in the project.
-// Removing a lock file races with a build that opened it just before: a
-// build that locks a file no longer at the path retries with the new one.
+// lockOut takes an exclusive, non-blocking lock on dir so two builds never
+// write the same output at once. The lock dies with the process. Its file
+// lives in the user cache folder (lockPath), not beside dir, so a build
+// leaves nothing in the project and does not touch the project folder's
+// modification time, which the up-to-date check reads.
 func lockOut(dir string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
-	p := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".lock")
-	for range 10 {
-		f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("open lock %s: %w", p, err)
-		}
-		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
-			f.Close()
-			if errors.Is(err, unix.EWOULDBLOCK) {
-				return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", displayPath(dir), displayPath(p))
-			}
-			return nil, fmt.Errorf("lock %s: %w", p, err)
-		}
-		held, err1 := f.Stat()
-		atPath, err2 := os.Stat(p)
-		if err1 != nil || err2 != nil || !os.SameFile(held, atPath) {
-			// The previous holder removed this file after we opened it.
-			f.Close()
-			continue
-		}
-		return func() {
-			os.Remove(p)
-			unix.Flock(int(f.Fd()), unix.LOCK_UN)
-			f.Close()
-		}, nil
+	p, err := lockPath(dir)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("lock %s: the lock file keeps being replaced; is another build running?", displayPath(p))
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("open lock %s: %w", p, err)
+	}
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, unix.EWOULDBLOCK) {
+			return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", displayPath(dir), displayPath(p))
+		}
+		return nil, fmt.Errorf("lock %s: %w", p, err)
+	}
+	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+}
+
+// lockPath is the lock file of output folder dir: <user cache>/widgetd/locks/
+// <hash of dir's absolute path>.lock, or .<dir>.lock beside dir when there
+// is no user cache folder.
+func lockPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if cache := DefaultCacheDir(); cache != "" {
+		locks := filepath.Join(cache, "locks")
+		if err := os.MkdirAll(locks, 0o755); err == nil {
+			sum := sha256.Sum256([]byte(abs))
+			return filepath.Join(locks, hex.EncodeToString(sum[:16])+".lock"), nil
+		}
+	}
+	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".lock"), nil
 }

@@ -43,7 +43,7 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("init", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var o scaffold.InitOptions
-	fs.StringVar(&o.Template, "template", "vanilla", "widget template (see below)")
+	fs.StringVar(&o.Template, "template", "vanilla", "widget template (listed above)")
 	fs.StringVar(&o.Widget, "widget", scaffold.DefaultWidget, "name of the first widget")
 	fs.StringVar(&o.Server, "server", "", `"go": also write a Go MCP server that embeds the widgets (go:embed, official go-sdk)`)
 	fs.StringVar(&o.Domain, "domain", "", "the widgets' ChatGPT domain, an HTTPS origin you own (default https://<folder>.example.com)")
@@ -104,7 +104,7 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("new", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	tmpl := fs.String("template", "vanilla", "widget template (see below)")
+	tmpl := fs.String("template", "vanilla", "widget template (listed above)")
 	widgets := fs.String("widgets", "widgets", "widgets folder")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: widgetd new <name> [--template vanilla|react] [--widgets DIR]")
