@@ -55,6 +55,9 @@ type WidgetInfo struct {
 	Fixtures []NamedFixture `json:"fixtures,omitempty"`
 	// FixtureError is why the fixtures could not be read (file:line:col).
 	FixtureError string `json:"fixtureError,omitempty"`
+	// Tool is the tool of the --mcp server linked to this widget (its
+	// _meta resourceUri); the preview's "Tool name" defaults to it.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Diagnostic is a build problem as shown in the overlay: the fields of
@@ -73,6 +76,7 @@ func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
 		return
 	}
 	dur := time.Since(start)
+	tools := s.mcp.widgetTools(ctx)
 
 	s.mu.Lock()
 	prev := s.state
@@ -103,7 +107,9 @@ func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
 			ev.Diagnostics = append(ev.Diagnostics, Diagnostic{Diagnostic: d, Text: d.String()})
 		}
 		for _, w := range out.Manifest.Widgets {
-			ev.Widgets = append(ev.Widgets, s.widgetInfo(w))
+			wi := s.widgetInfo(w)
+			wi.Tool = tools[w.Name]
+			ev.Widgets = append(ev.Widgets, wi)
 		}
 	}
 	s.state = ev

@@ -40,6 +40,7 @@ interface WidgetInfo {
   meta: Record<string, any>;
   fixtures?: NamedFixture[];
   fixtureError?: string;
+  tool?: string;
 }
 
 // One fixture (fixture.schema.json), as devserver.Fixture marshals it.
@@ -311,7 +312,7 @@ function previewPage(name: string) {
     const s: Fixture = nf?.fixture ?? {};
     fixture = s;
     fixtureName = nf?.name ?? "";
-    toolNameIn.value = s.toolName || name;
+    toolNameIn.value = s.toolName || widget?.tool || name;
     const set = (ed: Editor, v: unknown) => {
       ed.el.value = JSON.stringify(v ?? {}, null, 2);
       (ed as any).check();
