@@ -130,8 +130,11 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	for _, f := range res.Files {
 		fmt.Fprintf(stdout, "  %s\n", filepath.Join(*widgets, f))
 	}
-	if res.NPM {
-		fmt.Fprintf(stdout, "\nThe %s template needs npm packages: (cd %s && npm install react react-dom)\n", *tmpl, *widgets)
+	switch {
+	case res.PackageJSON:
+		fmt.Fprintf(stdout, "\nThe %s template needs npm packages: (cd %s && npm install), and commit package-lock.json\n", *tmpl, *widgets)
+	case res.NPM:
+		fmt.Fprintf(stdout, "\nThe %s template needs npm packages; if %s/package.json lacks them: (cd %s && npm install react react-dom && npm install --save-dev typescript @types/react @types/react-dom)\n", *tmpl, *widgets, *widgets)
 	}
 	fmt.Fprintf(stdout, "\nwidgetd dev previews it; widgetd test renders its fixtures.\n")
 	return exitOK

@@ -60,6 +60,11 @@ func TestInitTemplates(t *testing.T) {
 			t.Logf("%s: widgetd init to a passing widgetd test in %.1fs", tmpl.Name, time.Since(start).Seconds())
 			runOK(t, "build", "--root", dir, "--no-cache")
 			runOK(t, "check", "--root", dir, "--strict")
+			if tmpl.NPM {
+				runOK(t, "check", "--root", dir, "--types") // the template's own tsc, strict
+			} else if code, _, errs := runCLI(t, "check", "--root", dir, "--types"); code != exitError || !strings.Contains(errs, "npm install --save-dev typescript") {
+				t.Errorf("check --types without TypeScript: exit %d, %s", code, errs)
+			}
 			if out := runOK(t, "test", "--root", dir); strings.Contains(out, "baseline written") || !strings.Contains(out, "2 passed, 0 failed") {
 				t.Errorf("second widgetd test:\n%s", out)
 			}

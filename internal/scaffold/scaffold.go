@@ -80,9 +80,12 @@ type InitOptions struct {
 type Result struct {
 	// Files are the written files, relative to the project folder.
 	Files []string
-	// NPM says a package.json was written: run npm install in NPMDir.
+	// NPM says the template needs npm packages: run npm install in NPMDir.
 	NPM    bool
 	NPMDir string
+	// PackageJSON says a package.json was written (else the packages are
+	// added to the existing one).
+	PackageJSON bool
 }
 
 // data is what the templates see.
@@ -154,7 +157,7 @@ func Init(opts InitOptions) (*Result, error) {
 		return nil, err
 	}
 	files["widgets/widgetd.d.ts"] = dts
-	res := &Result{NPM: t.NPM}
+	res := &Result{NPM: t.NPM, PackageJSON: t.NPM}
 	if t.NPM {
 		res.NPMDir = "widgets"
 	}
@@ -193,6 +196,7 @@ func New(widgetsDir, name, tmpl string) (*Result, error) {
 				return nil, err
 			}
 			files["package.json"] = pkg["package.json"]
+			res.PackageJSON = true
 		}
 	}
 	return res, write(abs, files, res)
