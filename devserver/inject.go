@@ -15,12 +15,18 @@ import (
 // untouched (inline scripts are allowed by the spec CSP), and posting needs
 // no connect-src. Messages carry no "jsonrpc" key, so the ext-apps
 // PostMessageTransport ignores them. It also answers the preview page's
-// probes (which CSS selectors match, the visible text) for `widgetd test`.
+// probes (which CSS selectors match, the visible text) for `widgetd test`,
+// and on request freezes animations, transitions and the caret so its
+// screenshots repeat.
 const reporterScript = `<script>(function(){var P=window.parent;function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
 	`addEventListener("securitypolicyviolation",function(e){s({widgetd:"csp",directive:e.effectiveDirective||e.violatedDirective,blockedURI:e.blockedURI,sourceFile:e.sourceFile,line:e.lineNumber,column:e.columnNumber,sample:e.sample||"",disposition:e.disposition})});` +
 	`addEventListener("error",function(e){if(e.message)s({widgetd:"error",message:String(e.message),file:e.filename,line:e.lineno,column:e.colno})});` +
 	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});` +
 	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;var f=[];` +
+	`if(d.freeze&&!window.__widgetdFrozen){window.__widgetdFrozen=1;var st=document.createElement("style");` +
+	`st.textContent="*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}";` +
+	`(document.head||document.documentElement).appendChild(st);` +
+	`if(document.getAnimations)document.getAnimations().forEach(function(a){try{a.finish()}catch(x){a.cancel()}})}` +
 	`(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
 	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f,` +
 	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight})});})();</script>`

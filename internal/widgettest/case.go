@@ -326,9 +326,15 @@ func abbreviate(s string, n int) string {
 	return s
 }
 
-// screenshot captures the widget frame and compares it with the baseline
+// screenshot freezes the widget's animations, transitions and caret,
+// captures the widget frame and compares it with the baseline
 // (or writes the baseline with --update or when there is none yet).
 func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
+	var frozen probe
+	if err := eval(ctx, "window.widgetdDev.probe([], true)", &frozen); err != nil {
+		return []string{fmt.Sprintf("freeze animations before the screenshot: %v", err)}
+	}
+	time.Sleep(100 * time.Millisecond) // a couple of frames
 	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("widget-frame")))
 	if err != nil {
 		return []string{fmt.Sprintf("screenshot: %v", err)}

@@ -153,6 +153,14 @@ func TestScreenshots(t *testing.T) {
 		"box/widget.json":           `{}`,
 		"box/index.ts":              `import { widget } from "widgetd"; widget.onToolResult(() => {}); document.body.innerHTML = '<div style="width:200px;height:80px;background:#0a7"></div>';`,
 		"box/fixtures/default.json": `{"expect":{"elements":["div"]}}`,
+		// An endless animation and a transition must not make screenshots differ.
+		"spin/widget.json": `{}`,
+		"spin/index.ts": `import { widget } from "widgetd"; widget.onToolResult(() => {});
+const s = document.createElement("style");
+s.textContent = "@keyframes r{to{transform:rotate(360deg)}} .s{width:60px;height:60px;background:linear-gradient(90deg,#000,#fff);animation:r .7s linear infinite} .t{width:40px;height:10px;background:#06c;transition:width 3s} .t.w{width:300px}";
+document.head.append(s);
+document.body.innerHTML = '<div class="s"></div><div class="t"></div>';
+requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector(".t")!.classList.add("w")));`,
 	})
 	opts := Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}}
 	run := func() Case {
@@ -160,6 +168,9 @@ func TestScreenshots(t *testing.T) {
 		rep, err := Run(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c := caseByName(t, rep, "spin/none@mcp"); !c.Passed {
+			t.Errorf("animated widget: %v", c.Failures)
 		}
 		return caseByName(t, rep, "box/default@mcp")
 	}

@@ -100,7 +100,7 @@ const dev = ((window as any).widgetdDev = {
   fixture: "",
   calls: [] as { name: string; arguments: unknown }[],
   loaded: false,
-  probe: (_selectors: string[]): Promise<ProbeResult> => Promise.reject(new Error("no widget mounted")),
+  probe: (_selectors: string[], _freeze?: boolean): Promise<ProbeResult> => Promise.reject(new Error("no widget mounted")),
 });
 
 // What the sandbox document's reporter script answers to a probe.
@@ -556,14 +556,15 @@ function previewPage(name: string) {
     mount();
   });
   // probe asks the widget document which selectors match and what text it
-  // shows (answered by the sandbox origin's reporter script).
-  dev.probe = (selectors: string[]) =>
+  // shows (answered by the sandbox origin's reporter script); freeze also
+  // stops its animations and transitions for a repeatable screenshot.
+  dev.probe = (selectors: string[], freeze = false) =>
     new Promise<ProbeResult>((resolve, reject) => {
       const win = iframe?.contentWindow;
       if (!win) return reject(new Error("no widget mounted"));
       const id = ++probeSeq;
       probes.set(id, resolve);
-      win.postMessage({ widgetd: "probe", id, selectors }, sandboxOrigin);
+      win.postMessage({ widgetd: "probe", id, selectors, freeze }, sandboxOrigin);
       setTimeout(() => probes.delete(id) && reject(new Error("the widget document did not answer the probe")), 2000);
     });
   $("clear-log")!.addEventListener("click", () => {
