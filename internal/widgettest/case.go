@@ -127,7 +127,8 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	c.Failures = append(c.Failures, checkLog(st)...)
 	c.Failures = append(c.Failures, errs.all()...)
 	c.Failures = append(c.Failures, checkExpect(expect, pr, st)...)
-	if !opts.NoScreenshots && err == nil {
+	// A broken render is not compared, and never becomes a baseline.
+	if !opts.NoScreenshots && len(c.Failures) == 0 {
 		c.Failures = append(c.Failures, screenshot(ctx, p, opts, &c)...)
 	}
 	return c

@@ -107,7 +107,7 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 		"silent/widget.json": `{}`,
 		"silent/index.ts":    `document.body.textContent = "never talks to the host";`,
 	})
-	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, NoScreenshots: true, CaseTimeout: 8 * time.Second})
+	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, CaseTimeout: 8 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,6 +127,11 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 	wantFailure(t, caseByName(t, rep, "silent/none@mcp"), "missing handshake: the widget never completed ui/initialize")
 	if c := caseByName(t, rep, "silent/none@chatgpt"); !c.Passed {
 		t.Errorf("%s: %v", c.Name(), c.Failures)
+	}
+	for _, c := range rep.Cases {
+		if !c.Passed && c.BaselineWritten {
+			t.Errorf("%s failed but wrote a baseline", c.Name())
+		}
 	}
 	if rep.Failed != 7 || rep.Passed != 3 {
 		t.Errorf("passed %d failed %d, want 3 and 7", rep.Passed, rep.Failed)
