@@ -96,6 +96,10 @@ type Report struct {
 	Failed     int     `json:"failed"`
 	DurationMs float64 `json:"durationMs"`
 	Chrome     string  `json:"chrome"`
+	// Stale lists baselines no case produced (a fixture renamed or
+	// removed); --update deletes them. Only a run over every widget and
+	// host looks for them.
+	Stale []string `json:"stale,omitempty"`
 }
 
 // BuildError is a failed build: nothing was rendered. Diagnostics are the
@@ -160,6 +164,16 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Passed++
 		} else {
 			rep.Failed++
+		}
+	}
+	if len(opts.Widgets) == 0 && len(opts.Hosts) == len(Hosts) && !opts.NoScreenshots {
+		rep.Stale = staleBaselines(plans, opts.Update)
+		for _, f := range rep.Stale {
+			if opts.Update {
+				fmt.Fprintf(opts.Log, "removed stale baseline %s\n", f)
+			} else {
+				fmt.Fprintf(opts.Log, "stale baseline %s: no fixture and host renders it; delete it or run widgetd test --update\n", f)
+			}
 		}
 	}
 	rep.DurationMs = float64(time.Since(start).Microseconds()) / 1000
@@ -304,4 +318,30 @@ func printCase(w io.Writer, c Case) {
 // ensureDir creates the folder of file.
 func ensureDir(file string) error {
 	return os.MkdirAll(filepath.Dir(file), 0o755)
+}
+
+// staleBaselines lists the baseline PNGs in the widgets' screenshot folders
+// that no planned case uses, removing them when remove is set.
+func staleBaselines(plans []plan, remove bool) []string {
+	used := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, p := range plans {
+		used[p.baseline()] = true
+		dirs[filepath.Dir(p.baseline())] = true
+	}
+	var stale []string
+	for dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+		for _, f := range files {
+			if used[f] || strings.HasSuffix(f, ".actual.png") {
+				continue
+			}
+			if remove {
+				_ = os.Remove(f)
+			}
+			stale = append(stale, relPath(f))
+		}
+	}
+	sort.Strings(stale)
+	return stale
 }

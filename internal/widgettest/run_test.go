@@ -202,9 +202,33 @@ requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector("
 	if _, err := os.Stat(actual); err != nil {
 		t.Errorf("actual screenshot not written: %v", err)
 	}
+	// A baseline whose fixture is gone is reported, and --update removes it.
+	stale := filepath.Join(widgets, "box", "fixtures", "screenshots", "renamed.mcp.png")
+	if err := os.WriteFile(stale, []byte("png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	all := opts
+	all.Hosts = nil
+	rep, err := Run(context.Background(), all)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Stale) != 1 || !strings.HasSuffix(rep.Stale[0], "renamed.mcp.png") {
+		t.Errorf("stale baselines %v", rep.Stale)
+	}
 	opts.Update = true
 	if c := run(); !c.Passed || !c.BaselineWritten {
 		t.Fatalf("update run: %+v", c)
+	}
+	if _, err := os.Stat(stale); err != nil {
+		t.Errorf("a run limited to one host pruned a baseline: %v", err)
+	}
+	all.Update = true
+	if _, err := Run(context.Background(), all); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("--update left the stale baseline: %v", err)
 	}
 	if _, err := os.Stat(actual); !os.IsNotExist(err) {
 		t.Errorf("actual screenshot left after --update: %v", err)
