@@ -41,7 +41,7 @@ func TestSchemasMatchRepository(t *testing.T) {
 	repo, _ := os.ReadFile("../../widgets/tsconfig.json")
 	embedded, _ := templates.ReadFile("templates/project/widgets/tsconfig.json")
 	if !bytes.Equal(repo, embedded) {
-		t.Error("the template's widgets/tsconfig.json differs from the examples'")
+		t.Error("internal/scaffold/templates/project/widgets/tsconfig.json differs from the examples'; run: cp widgets/tsconfig.json internal/scaffold/templates/project/widgets/")
 	}
 }
 
