@@ -3,6 +3,7 @@ package devserver
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -27,6 +28,20 @@ func TestPreviewFixtures(t *testing.T) {
 			}
 		}
 	})
+	// The index lists each widget's fixtures as links to its preview.
+	idx := openPage(t, d.PreviewURL())
+	var links []string
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := idx.eval(`[...document.querySelectorAll(".fixtures a")].map(a => a.getAttribute("href"))`, &links); err == nil && len(links) >= 3 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !slices.Contains(links, "/preview/hello?fixture=default") || !slices.Contains(links, "/preview/hello?fixture=preview") {
+		t.Errorf("index fixture links %v", links)
+	}
+
 	for _, host := range []string{"mcp", "chatgpt"} {
 		t.Run(host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/hello?host="+host)

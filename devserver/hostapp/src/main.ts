@@ -171,6 +171,18 @@ function indexPage() {
       uri.className = "muted";
       uri.textContent = w.uri;
       li.append(a, title, uri);
+      // Each fixture opens the preview on it.
+      const fixtures = document.createElement("span");
+      fixtures.className = "fixtures";
+      for (const f of w.fixtures || []) {
+        const fa = document.createElement("a");
+        fa.href = `${cfg.base}/preview/${encodeURIComponent(w.name)}?fixture=${encodeURIComponent(f.name)}`;
+        fa.textContent = f.name;
+        fa.title = f.file;
+        fixtures.append(" ", fa);
+      }
+      if (w.fixtureError) fixtures.append(" ", w.fixtureError);
+      if (fixtures.childNodes.length) li.append(" · fixtures:", fixtures);
       ul.append(li);
     }
   });
