@@ -3,6 +3,8 @@
 package bundler
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -35,13 +37,19 @@ func swapDir(tmp, dir string) error {
 	return os.RemoveAll(tmp)
 }
 
-// lockOut takes an exclusive, non-blocking lock beside dir so two builds
-// never write the same output at once. The lock dies with the process.
+// lockOut takes an exclusive, non-blocking lock on dir so two builds never
+// write the same output at once. The lock dies with the process. Its file
+// lives in the user cache folder (lockPath), not beside dir, so a build
+// leaves nothing in the project and does not touch the project folder's
+// modification time, which the up-to-date check reads.
 func lockOut(dir string) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
-	p := filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".lock")
+	p, err := lockPath(dir)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(p, os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("open lock %s: %w", p, err)
@@ -54,4 +62,22 @@ func lockOut(dir string) (unlock func(), err error) {
 		return nil, fmt.Errorf("lock %s: %w", p, err)
 	}
 	return func() { unix.Flock(int(f.Fd()), unix.LOCK_UN); f.Close() }, nil
+}
+
+// lockPath is the lock file of output folder dir: <user cache>/widgetd/locks/
+// <hash of dir's absolute path>.lock, or .<dir>.lock beside dir when there
+// is no user cache folder.
+func lockPath(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if cache := DefaultCacheDir(); cache != "" {
+		locks := filepath.Join(cache, "locks")
+		if err := os.MkdirAll(locks, 0o755); err == nil {
+			sum := sha256.Sum256([]byte(abs))
+			return filepath.Join(locks, hex.EncodeToString(sum[:16])+".lock"), nil
+		}
+	}
+	return filepath.Join(filepath.Dir(abs), "."+filepath.Base(abs)+".lock"), nil
 }

@@ -3,7 +3,6 @@ package devserver
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -51,8 +50,14 @@ type WidgetInfo struct {
 	URI string `json:"uri"`
 	// Meta is the resources/read _meta of the primary profile.
 	Meta map[string]any `json:"meta"`
-	// Sample is the widget's optional preview.json (tool input, output, …).
-	Sample json.RawMessage `json:"sample,omitempty"`
+	// Fixtures are the widget's fixtures (fixtures/*.json, then a legacy
+	// preview.json), the first one rendered by default.
+	Fixtures []NamedFixture `json:"fixtures,omitempty"`
+	// FixtureError is why the fixtures could not be read (file:line:col).
+	FixtureError string `json:"fixtureError,omitempty"`
+	// Tool is the tool of the --mcp server linked to this widget (its
+	// _meta resourceUri); the preview's "Tool name" defaults to it.
+	Tool string `json:"tool,omitempty"`
 }
 
 // Diagnostic is a build problem as shown in the overlay: the fields of
@@ -71,6 +76,7 @@ func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
 		return
 	}
 	dur := time.Since(start)
+	tools := s.mcp.widgetTools(ctx)
 
 	s.mu.Lock()
 	prev := s.state
@@ -101,7 +107,9 @@ func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
 			ev.Diagnostics = append(ev.Diagnostics, Diagnostic{Diagnostic: d, Text: d.String()})
 		}
 		for _, w := range out.Manifest.Widgets {
-			ev.Widgets = append(ev.Widgets, s.widgetInfo(w))
+			wi := s.widgetInfo(w)
+			wi.Tool = tools[w.Name]
+			ev.Widgets = append(ev.Widgets, wi)
 		}
 	}
 	s.state = ev
@@ -118,11 +126,16 @@ func (s *Server) widgetInfo(w assets.Widget) WidgetInfo {
 		wi.URI = w.Profiles[0].URI
 		wi.Meta = w.Profiles[0].ReadMeta
 	}
-	if sample, err := readSample(filepath.Join(s.widgetsDir, w.Name)); err == nil {
-		wi.Sample = sample
-	} else if !errors.Is(err, errNoSample) {
-		s.log.printf("widgetd dev: %v\n", err)
+	dir := filepath.Join(s.widgetsDir, w.Name)
+	if cfg, ok := s.out.ConfigFiles[w.Name]; ok {
+		dir = filepath.Dir(cfg)
 	}
+	fixtures, err := LoadFixtures(dir)
+	if err != nil {
+		wi.FixtureError = err.Error()
+		s.log.printf("%v\n", err)
+	}
+	wi.Fixtures = fixtures
 	return wi
 }
 

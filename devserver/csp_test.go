@@ -98,7 +98,7 @@ func FuzzParseSample(f *testing.F) {
 	f.Add([]byte(`{"toolOutput":{"a":1}}`))
 	f.Add([]byte(`{"toolName":"n"}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if raw, err := parseSample("p.json", data); err == nil && len(raw) == 0 {
+		if f, err := parseSample("p.json", data); err == nil && f == nil {
 			t.Fatal("accepted empty sample")
 		}
 	})

@@ -74,7 +74,9 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 			return err
 		}
 		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && d.Name() == "node_modules" {
+		// The copies render the legacy preview.json samples below; the
+		// examples' own fixtures are widgetd test's (internal/widgettest).
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == FixturesDir) {
 			return filepath.SkipDir
 		}
 		dst := filepath.Join(widgets, rel)

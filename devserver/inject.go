@@ -14,11 +14,22 @@ import (
 // uncaught errors to the preview page with postMessage: the widget's CSP is
 // untouched (inline scripts are allowed by the spec CSP), and posting needs
 // no connect-src. Messages carry no "jsonrpc" key, so the ext-apps
-// PostMessageTransport ignores them.
+// PostMessageTransport ignores them. It also answers the preview page's
+// probes (which CSS selectors match, the visible text) for `widgetd test`,
+// and on request freezes animations, transitions and the caret so its
+// screenshots repeat.
 const reporterScript = `<script>(function(){var P=window.parent;function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
 	`addEventListener("securitypolicyviolation",function(e){s({widgetd:"csp",directive:e.effectiveDirective||e.violatedDirective,blockedURI:e.blockedURI,sourceFile:e.sourceFile,line:e.lineNumber,column:e.columnNumber,sample:e.sample||"",disposition:e.disposition})});` +
 	`addEventListener("error",function(e){if(e.message)s({widgetd:"error",message:String(e.message),file:e.filename,line:e.lineno,column:e.colno})});` +
-	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});})();</script>`
+	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});` +
+	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;var f=[];` +
+	`if(d.freeze&&!window.__widgetdFrozen){window.__widgetdFrozen=1;var st=document.createElement("style");` +
+	`st.textContent="*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}";` +
+	`(document.head||document.documentElement).appendChild(st);` +
+	`if(document.getAnimations)document.getAnimations().forEach(function(a){try{a.finish()}catch(x){a.cancel()}})}` +
+	`(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
+	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f,` +
+	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight})});})();</script>`
 
 // openaiScript installs window.openai (chatgpt-apps.md §1) in the widget
 // frame when the preview runs as the ChatGPT host. The initial globals come
@@ -88,10 +99,12 @@ var errNoSample = errors.New("no preview.json")
 // sampleKeys are the fields of preview.json.
 var sampleKeys = map[string]bool{"toolName": true, "toolInput": true, "toolOutput": true, "toolResultMeta": true, "callToolResponse": true}
 
-// readSample reads and checks a widget's preview.json: a JSON object with
-// toolName (string), toolInput, toolOutput (structuredContent),
-// toolResultMeta (the result _meta) and callToolResponse (a CallToolResult).
-func readSample(dir string) (json.RawMessage, error) {
+// readSample reads and checks a widget's preview.json, the format before
+// fixtures: a JSON object with toolName (string), toolInput, toolOutput
+// (structuredContent), toolResultMeta (the result _meta) and
+// callToolResponse (a CallToolResult). It is returned as the equivalent
+// fixture.
+func readSample(dir string) (*Fixture, error) {
 	file := filepath.Join(dir, SampleFile)
 	data, err := os.ReadFile(file)
 	if errors.Is(err, os.ErrNotExist) {
@@ -103,8 +116,9 @@ func readSample(dir string) (json.RawMessage, error) {
 	return parseSample(relPath(file), data)
 }
 
-// parseSample validates the contents of a preview.json named file.
-func parseSample(file string, data []byte) (json.RawMessage, error) {
+// parseSample validates the contents of a preview.json named file and
+// converts it to a fixture.
+func parseSample(file string, data []byte) (*Fixture, error) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil || m == nil {
 		if err == nil {
@@ -128,7 +142,24 @@ func parseSample(file string, data []byte) (json.RawMessage, error) {
 			return nil, fmt.Errorf("%s: %s must be a JSON object", file, k)
 		}
 	}
-	return json.RawMessage(data), nil
+	var s struct {
+		ToolName         string         `json:"toolName"`
+		ToolInput        map[string]any `json:"toolInput"`
+		ToolOutput       map[string]any `json:"toolOutput"`
+		ToolResultMeta   map[string]any `json:"toolResultMeta"`
+		CallToolResponse *ToolResult    `json:"callToolResponse"`
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	f := &Fixture{ToolName: s.ToolName, ToolInput: s.ToolInput}
+	if s.ToolOutput != nil || s.ToolResultMeta != nil {
+		f.ToolResult = &ToolResult{StructuredContent: s.ToolOutput, Meta: s.ToolResultMeta}
+	}
+	if s.CallToolResponse != nil {
+		f.CallTool = map[string]ToolResult{AnyTool: *s.CallToolResponse}
+	}
+	return f, nil
 }
 
 // relPath shows p relative to the working directory when it is below it.

@@ -60,8 +60,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&opts.Strict, "strict", false, "fail when a widget's HTML is over the budget (widgetd.json htmlBudget, default 1 MiB) instead of warning")
+	types := fs.Bool("types", false, "type-check first with the project's tsc --noEmit (node_modules/typescript); type errors fail the build")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--json]")
+		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--types] [--json]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,")
 		fmt.Fprintln(stderr, "precompressed UI resources and writes dist/ with manifest.json atomically.")
@@ -70,6 +71,10 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
+	}
+	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr) {
+		fmt.Fprintln(stderr, "widgetd: dist/ was not changed")
+		return exitError
 	}
 	res, err := bundler.Build(ctx, opts)
 	if err != nil {

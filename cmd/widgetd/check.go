@@ -44,10 +44,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&publicURL, "public-url", "", "with sources: the URL dist/ will be served from, as for widgetd build")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&strict, "strict", false, "fail on warnings too")
+	types := fs.Bool("types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
 	fs.Int64Var(&opts.InlineBudget, "budget-inline", check.DefaultInlineBudget, "largest inline widget document in `bytes`")
 	fs.Int64Var(&opts.TransferBudget, "budget-transfer", check.DefaultTransferBudget, "largest compressed transfer per widget in `bytes`")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd check [--dist DIR | --widgets DIR] [--json] [--strict] [--budget-inline BYTES] [--budget-transfer BYTES]")
+		fmt.Fprintln(stderr, "Usage: widgetd check [--dist DIR | --widgets DIR] [--types] [--json] [--strict] [--budget-inline BYTES] [--budget-transfer BYTES]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Runs the audit a store review would: CSP coverage of every URL the widgets load,")
 		fmt.Fprintln(stderr, "resource metadata, widget domain, eval, sizes and HTML validity. Without --dist,")
@@ -102,6 +103,15 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 	}
 
+	if *types {
+		if distDir != "" {
+			fmt.Fprintln(stderr, "widgetd check: --types checks sources; it cannot be combined with --dist")
+			return exitUsage
+		}
+		if !typeCheck(ctx, "check", root, widgetsDir, stderr) {
+			return exitError
+		}
+	}
 	var in *check.Input
 	var err error
 	if distDir != "" {

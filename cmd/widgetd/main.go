@@ -4,10 +4,13 @@
 //
 // Usage:
 //
+//	widgetd init [dir] [--template vanilla|react] [--server go]
+//	widgetd new <name> [--template vanilla|react]
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
 //	widgetd serve [--dir dist] [--addr :8080]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
 //	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
+//	widgetd test [--update] [--junit FILE] [--json] [--chrome PATH]
 //	widgetd types [--widgets DIR | --out FILE] [--check]
 //	widgetd version
 //	widgetd help [command]
@@ -45,10 +48,13 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"init", "create a widget project from a template (optionally with a Go MCP server)", runInit},
+		{"new", "add a widget to the project from a template", runNew},
 		{"build", "bundle widgets into a content-hashed, precompressed dist/", runBuild},
 		{"serve", "serve dist/ as a CDN origin", runServe},
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
 		{"check", "audit widgets the way a store review would", runCheck},
+		{"test", "render every widget × fixture × host in headless Chromium and check it", runTest},
 		{"types", "write widgetd.d.ts so editors and tsc know the bridge API", runTypes},
 		{"version", "print the widgetd version", runVersion},
 		{"help", "show help for a command", nil},

@@ -38,15 +38,32 @@ interface WidgetInfo {
   csp: string;
   uri: string;
   meta: Record<string, any>;
-  sample?: Sample;
+  fixtures?: NamedFixture[];
+  fixtureError?: string;
+  tool?: string;
 }
 
-interface Sample {
+// One fixture (fixture.schema.json), as devserver.Fixture marshals it.
+interface Fixture {
   toolName?: string;
   toolInput?: Record<string, unknown>;
-  toolOutput?: Record<string, unknown>;
-  toolResultMeta?: Record<string, unknown>;
-  callToolResponse?: Record<string, unknown>;
+  toolResult?: ToolResult;
+  hostContext?: { theme?: string; displayMode?: string; locale?: string; maxHeight?: number };
+  callTool?: Record<string, ToolResult>;
+  widgetState?: unknown;
+}
+
+interface ToolResult {
+  content?: unknown[];
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+interface NamedFixture {
+  name: string;
+  file: string;
+  fixture: Fixture;
 }
 
 interface BuildEvent {
@@ -78,7 +95,21 @@ const dev = ((window as any).widgetdDev = {
   initialized: false,
   host: "mcp",
   mountedHash: "",
+  // The fixture rendered, the tools the widget called, and whether the
+  // widget document loaded (widgetd test reads these).
+  fixture: "",
+  calls: [] as { name: string; arguments: unknown }[],
+  loaded: false,
+  probe: (_selectors: string[], _freeze?: boolean): Promise<ProbeResult> => Promise.reject(new Error("no widget mounted")),
 });
+
+// What the sandbox document's reporter script answers to a probe.
+interface ProbeResult {
+  text: string;
+  found: boolean[];
+  ready: boolean;
+  height: number;
+}
 
 // ---------- build events, overlay, status ----------
 
@@ -140,6 +171,18 @@ function indexPage() {
       uri.className = "muted";
       uri.textContent = w.uri;
       li.append(a, title, uri);
+      // Each fixture opens the preview on it.
+      const fixtures = document.createElement("span");
+      fixtures.className = "fixtures";
+      for (const f of w.fixtures || []) {
+        const fa = document.createElement("a");
+        fa.href = `${cfg.base}/preview/${encodeURIComponent(w.name)}?fixture=${encodeURIComponent(f.name)}`;
+        fa.textContent = f.name;
+        fa.title = f.file;
+        fixtures.append(" ", fa);
+      }
+      if (w.fixtureError) fixtures.append(" ", w.fixtureError);
+      if (fixtures.childNodes.length) li.append(" · fixtures:", fixtures);
       ul.append(li);
     }
   });
@@ -220,6 +263,11 @@ function previewPage(name: string) {
   let iframe: HTMLIFrameElement | null = null;
   let bridge: AppBridge | null = null;
   let seededFrom = "";
+  let fixture: Fixture = {};
+  let fixtureName = "";
+  let probeSeq = 0;
+  const probes = new Map<number, (r: ProbeResult) => void>();
+  const fixtureSel = $<HTMLSelectElement>("fixture")!;
   const hostSel = $<HTMLSelectElement>("host")!;
   const themeSel = $<HTMLSelectElement>("theme")!;
   const modeSel = $<HTMLSelectElement>("display-mode")!;
@@ -246,19 +294,50 @@ function previewPage(name: string) {
     call: editor("call-response", { content: [{ type: "text", text: "ok" }], structuredContent: {} }),
   };
 
-  function seed(s: Sample | undefined) {
-    const key = JSON.stringify(s ?? {});
+  // listFixtures fills the fixture menu; the ?fixture= parameter, then the
+  // current choice, then the first fixture is selected.
+  function listFixtures(w: WidgetInfo) {
+    const list = w.fixtures || [];
+    const want = fixtureSel.value || params.get("fixture") || "";
+    fixtureSel.textContent = "";
+    const none = document.createElement("option");
+    none.value = "";
+    none.textContent = list.length ? "(none)" : "(no fixtures)";
+    fixtureSel.append(none);
+    for (const f of list) {
+      const o = document.createElement("option");
+      o.value = f.name;
+      o.textContent = f.name;
+      o.title = f.file;
+      fixtureSel.append(o);
+    }
+    const pick = list.find((f) => f.name === want) || (params.has("fixture") ? undefined : list[0]);
+    fixtureSel.value = pick ? pick.name : "";
+    if (w.fixtureError) logEntry("err", "fixtures", w.fixtureError);
+    return pick;
+  }
+
+  function seed(nf: NamedFixture | undefined) {
+    const key = JSON.stringify(nf ?? {});
     if (key === seededFrom) return;
     seededFrom = key;
-    toolNameIn.value = s?.toolName || name;
+    const s: Fixture = nf?.fixture ?? {};
+    fixture = s;
+    fixtureName = nf?.name ?? "";
+    toolNameIn.value = s.toolName || widget?.tool || name;
     const set = (ed: Editor, v: unknown) => {
       ed.el.value = JSON.stringify(v ?? {}, null, 2);
       (ed as any).check();
     };
-    set(editors.input, s?.toolInput ?? {});
-    set(editors.output, s?.toolOutput ?? {});
-    set(editors.meta, s?.toolResultMeta ?? {});
-    set(editors.call, s?.callToolResponse ?? { content: [{ type: "text", text: "ok" }], structuredContent: {} });
+    set(editors.input, s.toolInput ?? {});
+    set(editors.output, s.toolResult?.structuredContent ?? {});
+    set(editors.meta, s.toolResult?._meta ?? {});
+    set(editors.call, s.callTool?.["*"] ?? { content: [{ type: "text", text: "ok" }], structuredContent: {} });
+    const hc = s.hostContext ?? {};
+    if (hc.theme) themeSel.value = hc.theme;
+    if (hc.displayMode) modeSel.value = hc.displayMode;
+    if (hc.locale) localeIn.value = hc.locale;
+    if (hc.maxHeight) maxHIn.value = String(hc.maxHeight);
   }
 
   const maxHeight = () => Math.max(50, Number(maxHIn.value) || 600);
@@ -285,7 +364,7 @@ function previewPage(name: string) {
       toolInput: editors.input.value,
       toolOutput: editors.output.value,
       toolResponseMetadata: editors.meta.value,
-      widgetState: null,
+      widgetState: fixture.widgetState ?? null,
       theme: themeSel.value,
       displayMode: mode(),
       maxHeight: maxHeight(),
@@ -298,7 +377,9 @@ function previewPage(name: string) {
 
   function toolResult() {
     const out = editors.output.value;
-    const res: Json = { content: [{ type: "text", text: JSON.stringify(out) }], structuredContent: out };
+    const content = fixture.toolResult?.content ?? [{ type: "text", text: JSON.stringify(out) }];
+    const res: Json = { content, structuredContent: out };
+    if (fixture.toolResult?.isError) res.isError = true;
     if (Object.keys(editors.meta.value).length > 0) res._meta = editors.meta.value;
     return res;
   }
@@ -317,6 +398,7 @@ function previewPage(name: string) {
   }
 
   async function answerCall(nameArg: string, args: unknown): Promise<Json> {
+    dev.calls.push({ name: String(nameArg), arguments: args ?? {} });
     if (cfg.mcp && forward.checked) {
       const r = await fetch(cfg.base + "/_widgetd/call-tool", {
         method: "POST",
@@ -327,6 +409,8 @@ function previewPage(name: string) {
       if (!r.ok) throw new Error(j.error || `HTTP ${r.status}`);
       return j;
     }
+    const answer = fixture.callTool?.[String(nameArg)];
+    if (answer) return answer as Json;
     if (!editors.call.valid) throw new Error("the callTool response in the preview is not valid JSON");
     return editors.call.value;
   }
@@ -365,6 +449,9 @@ function previewPage(name: string) {
     dev.host = host;
     dev.mountedHash = w.hash;
     dev.mounts++;
+    dev.fixture = fixtureName;
+    dev.calls = [];
+    dev.loaded = false;
     applyLayout();
     $("csp")!.textContent = w.csp;
     $("resource-meta")!.textContent = JSON.stringify(w.meta, null, 2);
@@ -377,6 +464,7 @@ function previewPage(name: string) {
     const allow = buildAllowAttribute(w.meta?.ui?.permissions);
     if (allow) f.setAttribute("allow", allow);
     f.style.height = "120px";
+    f.addEventListener("load", () => (dev.loaded = true));
     iframe = f;
     wrap.append(f);
     const src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
@@ -471,6 +559,26 @@ function previewPage(name: string) {
   });
   $("reload")!.addEventListener("click", () => mount());
   $("apply")!.addEventListener("click", () => mount());
+  fixtureSel.addEventListener("change", () => {
+    const u = new URL(location.href);
+    u.searchParams.set("fixture", fixtureSel.value);
+    history.replaceState(null, "", u);
+    seed(widget?.fixtures?.find((f) => f.name === fixtureSel.value));
+    applyLayout();
+    mount();
+  });
+  // probe asks the widget document which selectors match and what text it
+  // shows (answered by the sandbox origin's reporter script); freeze also
+  // stops its animations and transitions for a repeatable screenshot.
+  dev.probe = (selectors: string[], freeze = false) =>
+    new Promise<ProbeResult>((resolve, reject) => {
+      const win = iframe?.contentWindow;
+      if (!win) return reject(new Error("no widget mounted"));
+      const id = ++probeSeq;
+      probes.set(id, resolve);
+      win.postMessage({ widgetd: "probe", id, selectors, freeze }, sandboxOrigin);
+      setTimeout(() => probes.delete(id) && reject(new Error("the widget document did not answer the probe")), 2000);
+    });
   $("clear-log")!.addEventListener("click", () => {
     dev.log.length = 0;
     $("log")!.textContent = "";
@@ -487,6 +595,12 @@ function previewPage(name: string) {
     }
     if (d.widgetd === "error") {
       logEntry("err", "uncaught", d);
+      return;
+    }
+    if (d.widgetd === "probe-result") {
+      const done = probes.get(d.id);
+      probes.delete(d.id);
+      done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [], ready: !!d.ready, height: Number(d.height) || 0 });
       return;
     }
     if (d.widgetd !== "openai") return;
@@ -586,7 +700,7 @@ function previewPage(name: string) {
     }
     const first = widget === null;
     widget = w;
-    seed(w.sample);
+    seed(listFixtures(w));
     if (first || w.hash !== dev.mountedHash) {
       if (!first) {
         dev.violations.length = 0;

@@ -1,0 +1,146 @@
+package bundler
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// DecodeStrictJSON decodes data, the contents of file, into v (a pointer to
+// a struct) the way widget.json is read: one UTF-8 JSON object, no duplicate
+// keys, no field v's struct types do not declare (maps and json.RawMessage
+// accept any keys), and every error as a *Error at file:line:col with a
+// "did you mean" for misspelt fields. what names the document in messages
+// ("fixture"). When v has a Validate() error method it runs last, and a
+// *FieldError it returns points at its field.
+func DecodeStrictJSON(file string, data []byte, v any, what string) error {
+	doc, err := parseJSONDoc(file, data)
+	if err != nil {
+		return err
+	}
+	t := reflect.TypeOf(v)
+	if t.Kind() != reflect.Pointer {
+		return fmt.Errorf("DecodeStrictJSON: v must be a pointer, got %s", t)
+	}
+	if err := doc.checkType("", t.Elem(), what); err != nil {
+		return err
+	}
+	if err := doc.decode(v); err != nil {
+		return err
+	}
+	if val, ok := v.(interface{ Validate() error }); ok {
+		if err := val.Validate(); err != nil {
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				return doc.errPath(fe.Path, "%s", fe.Message)
+			}
+			return doc.errAt(0, "%v", err)
+		}
+	}
+	return nil
+}
+
+// FieldError is a problem with one value of a JSON document, named by its
+// path ("expect.calls[0].tool"); DecodeStrictJSON turns it into a
+// file:line:col diagnostic when v's Validate method returns one.
+type FieldError struct {
+	Path    string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Path + ": " + e.Message }
+
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+
+// checkType reports the first object key under path that t does not accept.
+func (doc *jsonDoc) checkType(path string, t reflect.Type, what string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == rawMessageType {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		keys, ok := doc.keys[path]
+		if !ok {
+			return nil
+		}
+		fields := jsonFields(t)
+		for _, k := range keys {
+			p := joinPath(path, k)
+			ft, known := fields[k]
+			if !known {
+				return doc.errPath(p, "%s", unknownFieldMessage(k, path, what, fields))
+			}
+			if err := doc.checkType(p, ft, what); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		for _, k := range doc.keys[path] {
+			if err := doc.checkType(joinPath(path, k), t.Elem(), what); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; ; i++ {
+			p := path + "[" + strconv.Itoa(i) + "]"
+			if _, ok := doc.pos[p]; !ok {
+				break
+			}
+			if err := doc.checkType(p, t.Elem(), what); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// jsonFields maps the JSON names of t's exported fields to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := map[string]reflect.Type{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}
+
+func unknownFieldMessage(key, path, what string, fields map[string]reflect.Type) string {
+	allowed := make([]string, 0, len(fields))
+	for k := range fields {
+		allowed = append(allowed, k)
+	}
+	sort.Strings(allowed)
+	where := what
+	if path != "" {
+		where = fmt.Sprintf("%q", path)
+	}
+	msg := fmt.Sprintf("unknown field %q in %s", key, where)
+	if s := closest(key, allowed); s != "" {
+		return msg + fmt.Sprintf("; did you mean %q?", s)
+	}
+	return msg + "; allowed: " + strings.Join(allowed, ", ")
+}

@@ -1,0 +1,50 @@
+//go:build linux
+
+package bundler
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLockLeavesNothing: a build leaves no .dist.lock beside dist/, and
+// while one build holds the lock a second is refused.
+func TestLockLeavesNothing(t *testing.T) {
+	root := t.TempDir()
+	w := filepath.Join(root, "widgets", "w")
+	if err := os.MkdirAll(w, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string]string{"index.ts": `document.body.append("w");`, "widget.json": `{}`} {
+		if err := os.WriteFile(filepath.Join(w, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Build(context.Background(), Options{Root: root, NoCache: true}); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".lock") {
+			t.Errorf("%s left in the project root", e.Name())
+		}
+	}
+
+	dist := filepath.Join(root, "dist")
+	unlock, err := lockOut(dist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lockOut(dist); err == nil || !strings.Contains(err.Error(), "another widgetd build is writing") {
+		t.Errorf("second lock: %v", err)
+	}
+	unlock()
+	unlock2, err := lockOut(dist)
+	if err != nil {
+		t.Fatalf("lock after unlock: %v", err)
+	}
+	unlock2()
+}

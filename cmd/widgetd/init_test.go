@@ -1,0 +1,145 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/internal/scaffold"
+)
+
+func runOK(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, args...)
+	if code != exitOK {
+		t.Fatalf("widgetd %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
+	}
+	return out
+}
+
+func runCommand(t *testing.T, dir string, env []string, name string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+	}
+}
+
+// npmInstall installs a scaffolded project's npm packages (preferring the
+// npm cache, so repeated runs need no network).
+func npmInstall(t *testing.T, dir string) {
+	t.Helper()
+	runCommand(t, dir, nil, "npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
+}
+
+// TestInitTemplates: every template, from an empty folder, as a user runs
+// it: widgetd init, npm install when the template needs packages, build,
+// check --strict, then widgetd test (baselines written) and again
+// (compared). It logs the time from init to the first passing test.
+func TestInitTemplates(t *testing.T) {
+	for _, tmpl := range scaffold.Templates {
+		t.Run(tmpl.Name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "my-app")
+			start := time.Now()
+			out := runOK(t, "init", dir, "--template", tmpl.Name)
+			if _, err := os.Stat(filepath.Join(dir, "widgets", "package.json")); (err == nil) != tmpl.NPM {
+				t.Errorf("package.json written: %v, template needs npm: %v", err == nil, tmpl.NPM)
+			}
+			if tmpl.NPM != strings.Contains(out, "npm install") {
+				t.Errorf("init output does not say whether to run npm install:\n%s", out)
+			}
+			if tmpl.NPM {
+				npmInstall(t, filepath.Join(dir, "widgets"))
+			}
+			runOK(t, "test", "--root", dir)
+			t.Logf("%s: widgetd init to a passing widgetd test in %.1fs", tmpl.Name, time.Since(start).Seconds())
+			runOK(t, "build", "--root", dir, "--no-cache")
+			runOK(t, "check", "--root", dir, "--strict")
+			if tmpl.NPM {
+				runOK(t, "check", "--root", dir, "--types") // the template's own tsc, strict
+			} else if code, _, errs := runCLI(t, "check", "--root", dir, "--types"); code != exitError || !strings.Contains(errs, "npm install --save-dev typescript") {
+				t.Errorf("check --types without TypeScript: exit %d, %s", code, errs)
+			}
+			if out := runOK(t, "test", "--root", dir); strings.Contains(out, "baseline written") || !strings.Contains(out, "2 passed, 0 failed") {
+				t.Errorf("second widgetd test:\n%s", out)
+			}
+
+			// widgetd new adds a second widget from the same template; the
+			// project still builds and tests.
+			runOK(t, "new", "second", "--template", tmpl.Name, "--widgets", filepath.Join(dir, "widgets"))
+			if out := runOK(t, "test", "--root", dir); !strings.Contains(out, "4 passed, 0 failed") {
+				t.Errorf("widgetd test after widgetd new:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestInitRefusesToOverwrite: a second init into the same folder writes
+// nothing and says which file is in the way; bad names are usage errors.
+func TestInitRefusesToOverwrite(t *testing.T) {
+	dir := t.TempDir()
+	runOK(t, "init", dir)
+	hello := filepath.Join(dir, "widgets", "hello", "index.ts")
+	if err := os.WriteFile(hello, []byte("// mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, "init", dir, "--template", "react")
+	if code != exitError || !strings.Contains(errs, "already exists; nothing was written") {
+		t.Errorf("second init: exit %d, %s", code, errs)
+	}
+	if data, _ := os.ReadFile(hello); string(data) != "// mine\n" {
+		t.Error("init overwrote a file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "widgets", "package.json")); err == nil {
+		t.Error("a refused init wrote package.json")
+	}
+	for _, args := range [][]string{
+		{"init", t.TempDir(), "--widget", "Bad Name"},
+		{"init", t.TempDir(), "--template", "angular"},
+		{"new", "x", "--widgets", filepath.Join(dir, "nope")},
+	} {
+		if code, _, _ := runCLI(t, args...); code != exitError {
+			t.Errorf("widgetd %v: exit %d, want %d", args, code, exitError)
+		}
+	}
+	if code, _, _ := runCLI(t, "new"); code != exitUsage {
+		t.Errorf("widgetd new without a name: exit %d", code)
+	}
+}
+
+// TestInitGoServer: the Go server template from an empty folder builds with
+// go tool widgetd (go:generate), passes check --strict and its tool audit,
+// renders under both hosts, and its own test drives it with the official
+// go-sdk client over HTTP.
+func TestInitGoServer(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "greeter")
+	out := runOK(t, "init", dir, "--server", "go", "--replace", repo, "--module", "example.com/greeter")
+	if !strings.Contains(out, "go generate") {
+		t.Errorf("init output does not say how to build the server:\n%s", out)
+	}
+	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
+	for _, want := range []string{"tool github.com/widgetd/widgetd/cmd/widgetd", "replace github.com/widgetd/widgetd => " + repo} {
+		if !strings.Contains(string(gomod), want) {
+			t.Errorf("go.mod lacks %q:\n%s", want, gomod)
+		}
+	}
+	if out, err := exec.Command("gofmt", "-l", dir).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("generated Go is not gofmt-clean: %s %v", out, err)
+	}
+	env := []string{"GOFLAGS=-mod=mod"}
+	runCommand(t, dir, env, "go", "mod", "tidy")
+	runCommand(t, dir, env, "go", "generate", "./...")
+	runOK(t, "check", "--dist", filepath.Join(dir, "dist"), "--strict")
+	runCommand(t, dir, env, "go", "vet", "./...")
+	runCommand(t, dir, env, "go", "test", "-count=1", "./...")
+	runOK(t, "test", "--root", dir, "--no-screenshots")
+}

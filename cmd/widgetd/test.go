@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/widgettest"
+)
+
+// exitNoBrowser is widgetd test's exit code when no Chromium was found, so
+// CI can tell a missing browser from a failing widget.
+const exitNoBrowser = 3
+
+// runTest renders every widget × fixture × host in headless Chromium.
+func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var opts widgettest.Options
+	var asJSON bool
+	var junit, hosts, widgets string
+	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
+	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	fs.StringVar(&opts.Chrome, "chrome", "", "Chromium or Chrome binary (default: $CHROME_PATH, else chromium, google-chrome… on PATH)")
+	fs.StringVar(&hosts, "host", "", "only these hosts, comma-separated: mcp, chatgpt (default: both)")
+	fs.StringVar(&widgets, "widget", "", "only these widgets, comma-separated (default: all)")
+	fs.BoolVar(&opts.Update, "update", false, "accept this run's screenshots as the new baselines")
+	fs.BoolVar(&opts.NoScreenshots, "no-screenshots", false, "skip the screenshot comparison")
+	fs.Float64Var(&opts.Threshold, "threshold", widgettest.DefaultThreshold, "largest fraction of pixels that may differ from a baseline")
+	fs.IntVar(&opts.Parallel, "parallel", 2, "cases rendered at once")
+	fs.StringVar(&junit, "junit", "", "also write a JUnit XML report to this file")
+	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd test [--update] [--junit FILE] [--json] [--chrome PATH] [--host mcp,chatgpt] [--widget NAME,…]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (the real")
+		fmt.Fprintln(stderr, "MCP Apps AppBridge host, and ChatGPT's window.openai) in headless Chromium, and")
+		fmt.Fprintln(stderr, "fails on an uncaught error, a CSP violation, a missing handshake, an unmet")
+		fmt.Fprintln(stderr, "expectation of the fixture, or a screenshot that differs from its baseline")
+		fmt.Fprintln(stderr, "(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png; a missing baseline is")
+		fmt.Fprintln(stderr, "written). Exit 1 when a case fails, 3 when no Chromium is found.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if code, ok := parseArgs(fs, args); !ok {
+		return code
+	}
+	opts.Hosts = splitList(hosts)
+	for _, h := range opts.Hosts {
+		if h != "mcp" && h != "chatgpt" {
+			fmt.Fprintf(stderr, "widgetd test: --host %q: hosts are mcp and chatgpt\n", h)
+			return exitUsage
+		}
+	}
+	opts.Widgets = splitList(widgets)
+	if !asJSON {
+		opts.Log = stdout
+	}
+	rep, err := widgettest.Run(ctx, opts)
+	if err != nil {
+		var be *widgettest.BuildError
+		switch {
+		case errors.Is(err, widgettest.ErrNoChrome):
+			fmt.Fprintf(stderr, "widgetd test: %v\n", err)
+			return exitNoBrowser
+		case errors.As(err, &be):
+			fmt.Fprintln(stderr, strings.Join(be.Diagnostics, "\n"))
+			fmt.Fprintln(stderr, "widgetd test: the build failed; nothing was rendered")
+			return exitError
+		default:
+			fmt.Fprintf(stderr, "widgetd test: %v\n", err)
+			return exitError
+		}
+	}
+	if junit != "" {
+		data, err := rep.JUnit()
+		if err == nil {
+			err = bundler.WriteFileAtomic(junit, data)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "widgetd test: write JUnit report: %v\n", err)
+			return exitError
+		}
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(rep)
+	} else {
+		fmt.Fprintf(stdout, "%d passed, %d failed (%d cases in %.1fs)\n", rep.Passed, rep.Failed, len(rep.Cases), rep.DurationMs/1000)
+	}
+	if rep.Failed > 0 {
+		return exitError
+	}
+	return exitOK
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}

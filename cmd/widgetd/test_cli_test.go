@@ -1,0 +1,66 @@
+package main
+
+import (
+	"encoding/json"
+	"encoding/xml"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestTestCLI: widgetd test's flags, outputs and exit codes on the examples.
+func TestTestCLI(t *testing.T) {
+	junit := filepath.Join(t.TempDir(), "report.xml")
+	code, out, errs := runCLI(t, "test", "--root", "../..", "--widget", "hello", "--host", "mcp", "--json", "--junit", junit)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errs)
+	}
+	var rep struct {
+		Cases []struct {
+			Widget, Fixture, Host string
+			Passed                bool
+			Baseline              string
+		}
+		Passed, Failed int
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if rep.Passed != 2 || rep.Failed != 0 || rep.Cases[0].Host != "mcp" || rep.Cases[0].Widget != "hello" ||
+		!strings.HasSuffix(rep.Cases[0].Baseline, filepath.Join("hello", "fixtures", "screenshots", rep.Cases[0].Fixture+".mcp.png")) {
+		t.Errorf("report %+v", rep)
+	}
+	data, err := os.ReadFile(junit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Tests  int `xml:"tests,attr"`
+		Suites []struct {
+			Name  string `xml:"name,attr"`
+			Cases []struct {
+				Name string `xml:"name,attr"`
+			} `xml:"testcase"`
+		} `xml:"testsuite"`
+	}
+	if err := xml.Unmarshal(data, &doc); err != nil || doc.Tests != 2 || doc.Suites[0].Name != "hello" || doc.Suites[0].Cases[0].Name != "default@mcp" {
+		t.Errorf("--junit %v:\n%s", err, data)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"test", "--root", "../..", "--chrome", "/nonexistent/chromium"}, exitNoBrowser, "no Chromium found"},
+		{[]string{"test", "--root", "../..", "--host", "claude"}, exitUsage, `--host "claude": hosts are mcp and chatgpt`},
+		{[]string{"test", "--root", "../..", "--widget", "nope", "--chrome", "/usr/bin/chromium"}, exitError, "no widget named nope"},
+		{[]string{"test", "--root", writeProject(t, map[string]string{"widgets/w/widget.json": `{"titel": "x"}`, "widgets/w/index.ts": ``})}, exitError, `unknown field "titel"`},
+	} {
+		code, out, errs := runCLI(t, tc.args...)
+		if code != tc.code || !strings.Contains(errs, tc.want) {
+			t.Errorf("widgetd %v: exit %d (want %d)\n%s%s", tc.args, code, tc.code, out, errs)
+		}
+	}
+}

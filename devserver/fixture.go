@@ -1,0 +1,211 @@
+package devserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/widgetd/widgetd/bundler"
+)
+
+// FixturesDir is the folder inside a widget's own folder that holds its
+// fixtures, one JSON file each (fixture.schema.json at the repository root
+// describes them). `widgetd dev` lists them in the preview and renders the
+// first one by default; `widgetd test` renders every one under every host.
+const FixturesDir = "fixtures"
+
+// DefaultFixture is the fixture the preview starts with when a widget has
+// it; otherwise the first by file name.
+const DefaultFixture = "default"
+
+// AnyTool is the CallTool key that answers every tool the fixture does not
+// name.
+const AnyTool = "*"
+
+// Fixture is one scenario a widget is rendered in: what the host sends it
+// (tool input, tool result, host context, widget state), how the host
+// answers the tools the widget calls, and what `widgetd test` expects to
+// see afterwards.
+type Fixture struct {
+	// Schema is the editor's "$schema" reference; ignored.
+	Schema string `json:"$schema,omitempty"`
+	// Description says what the scenario shows.
+	Description string `json:"description,omitempty"`
+	// ToolName is the tool whose result the widget renders (the host
+	// context's toolInfo); default the widget's name.
+	ToolName string `json:"toolName,omitempty"`
+	// ToolInput is the tool call's arguments (ui/notifications/tool-input,
+	// window.openai.toolInput).
+	ToolInput map[string]any `json:"toolInput,omitempty"`
+	// ToolResult is the CallToolResult the widget renders
+	// (ui/notifications/tool-result; window.openai.toolOutput is its
+	// structuredContent and toolResponseMetadata its _meta).
+	ToolResult *ToolResult `json:"toolResult,omitempty"`
+	// HostContext is the host's theme, display mode, locale and height.
+	HostContext *HostContext `json:"hostContext,omitempty"`
+	// CallTool answers the widget's own tools/call by tool name; the key "*"
+	// answers any other tool. A tool with no answer gets an error result.
+	CallTool map[string]ToolResult `json:"callTool,omitempty"`
+	// WidgetState is window.openai.widgetState on the ChatGPT host.
+	WidgetState json.RawMessage `json:"widgetState,omitempty"`
+	// Expect is what `widgetd test` checks once the widget has rendered.
+	Expect *Expect `json:"expect,omitempty"`
+}
+
+// ToolResult is an MCP CallToolResult.
+type ToolResult struct {
+	// Content is the result's content blocks; default one text block with
+	// structuredContent as JSON.
+	Content []map[string]any `json:"content,omitempty"`
+	// StructuredContent is the result's structured data.
+	StructuredContent map[string]any `json:"structuredContent,omitempty"`
+	// Meta is the result's _meta (widget-only data).
+	Meta map[string]any `json:"_meta,omitempty"`
+	// IsError marks a tool error.
+	IsError bool `json:"isError,omitempty"`
+}
+
+// HostContext is the part of the host context a fixture sets.
+type HostContext struct {
+	// Theme is "light" (default) or "dark".
+	Theme string `json:"theme,omitempty"`
+	// DisplayMode is "inline" (default), "pip" or "fullscreen".
+	DisplayMode string `json:"displayMode,omitempty"`
+	// Locale is a BCP 47 tag; default "en-US".
+	Locale string `json:"locale,omitempty"`
+	// MaxHeight is the height limit of the inline frame in CSS pixels
+	// (50–6000; default 600).
+	MaxHeight int `json:"maxHeight,omitempty"`
+}
+
+// Expect lists what must be true of the rendered widget.
+type Expect struct {
+	// Text lists strings that must appear in the widget's visible text.
+	Text []string `json:"text,omitempty"`
+	// Elements lists CSS selectors that must each match an element.
+	Elements []string `json:"elements,omitempty"`
+	// Calls lists tools the widget must call (tools/call or
+	// window.openai.callTool), with arguments that must include the given
+	// ones.
+	Calls []ExpectedCall `json:"calls,omitempty"`
+}
+
+// ExpectedCall is one tool call the widget must make.
+type ExpectedCall struct {
+	// Tool is the tool's name.
+	Tool string `json:"tool"`
+	// Arguments, when set, must be a subset of the call's arguments.
+	Arguments map[string]any `json:"arguments,omitempty"`
+}
+
+// NamedFixture is a fixture with the name it is listed under (its file name
+// without .json) and its file.
+type NamedFixture struct {
+	Name    string  `json:"name"`
+	File    string  `json:"file"`
+	Fixture Fixture `json:"fixture"`
+}
+
+// Validate checks the values the JSON types cannot; the error names the
+// field's JSON path.
+func (f *Fixture) Validate() error {
+	if hc := f.HostContext; hc != nil {
+		if hc.Theme != "" && hc.Theme != "light" && hc.Theme != "dark" {
+			return &bundler.FieldError{Path: "hostContext.theme", Message: fmt.Sprintf("theme %q must be \"light\" or \"dark\"", hc.Theme)}
+		}
+		switch hc.DisplayMode {
+		case "", "inline", "pip", "fullscreen":
+		default:
+			return &bundler.FieldError{Path: "hostContext.displayMode", Message: fmt.Sprintf("displayMode %q must be \"inline\", \"pip\" or \"fullscreen\"", hc.DisplayMode)}
+		}
+		if hc.MaxHeight != 0 && (hc.MaxHeight < 50 || hc.MaxHeight > 6000) {
+			return &bundler.FieldError{Path: "hostContext.maxHeight", Message: fmt.Sprintf("maxHeight %d must be between 50 and 6000", hc.MaxHeight)}
+		}
+	}
+	if e := f.Expect; e != nil {
+		for i, s := range e.Text {
+			if strings.TrimSpace(s) == "" {
+				return &bundler.FieldError{Path: fmt.Sprintf("expect.text[%d]", i), Message: "expected text must not be empty"}
+			}
+		}
+		for i, s := range e.Elements {
+			if strings.TrimSpace(s) == "" {
+				return &bundler.FieldError{Path: fmt.Sprintf("expect.elements[%d]", i), Message: "a CSS selector must not be empty"}
+			}
+		}
+		for i, c := range e.Calls {
+			if c.Tool == "" {
+				return &bundler.FieldError{Path: fmt.Sprintf("expect.calls[%d]", i), Message: `an expected call needs "tool"`}
+			}
+		}
+	}
+	return nil
+}
+
+// ParseFixture decodes and checks one fixture file's contents; errors are
+// file:line:col diagnostics (*bundler.Error).
+func ParseFixture(file string, data []byte) (*Fixture, error) {
+	var f Fixture
+	if err := bundler.DecodeStrictJSON(file, data, &f, "fixture"); err != nil {
+		return nil, err
+	}
+	return &f, nil
+}
+
+// LoadFixtures reads the fixtures of the widget whose folder is dir:
+// fixtures/*.json sorted by name with DefaultFixture first, then the legacy
+// preview.json (listed as "preview"). A widget without any has none; a
+// broken file is an error.
+func LoadFixtures(dir string) ([]NamedFixture, error) {
+	files, err := filepath.Glob(filepath.Join(dir, FixturesDir, "*.json"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(files, func(i, j int) bool {
+		a, b := fixtureName(files[i]), fixtureName(files[j])
+		if (a == DefaultFixture) != (b == DefaultFixture) {
+			return a == DefaultFixture
+		}
+		return a < b
+	})
+	var out []NamedFixture
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, fmt.Errorf("read fixture: %w", err)
+		}
+		f, err := ParseFixture(relPath(file), data)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, NamedFixture{Name: fixtureName(file), File: relPath(file), Fixture: *f})
+	}
+	legacy, err := readSample(dir)
+	switch {
+	case errors.Is(err, errNoSample):
+	case err != nil:
+		return nil, err
+	default:
+		out = append(out, NamedFixture{Name: "preview", File: relPath(filepath.Join(dir, SampleFile)), Fixture: *legacy})
+	}
+	return out, nil
+}
+
+func fixtureName(file string) string {
+	return strings.TrimSuffix(filepath.Base(file), ".json")
+}
+
+// ConfigFile is the widget.json of a widget in the current build (empty when
+// the widget is not in it). Its folder holds the widget's fixtures.
+func (s *Server) ConfigFile(name string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.out == nil {
+		return ""
+	}
+	return s.out.ConfigFiles[name]
+}

@@ -1,0 +1,62 @@
+package devserver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFixturesInBuildEvents: a widget's fixtures (and its legacy
+// preview.json) are found in the widget's own folder even when its "name"
+// differs from the folder, reach the preview in the build event, and an
+// edited fixture is picked up by the next rebuild.
+func TestFixturesInBuildEvents(t *testing.T) {
+	d := startDev(t, func(o *Options) {
+		dir := filepath.Join(o.WidgetsDir, "folder-b")
+		files := map[string]string{
+			"widget.json":           `{"name": "renamed", "title": "Renamed"}`,
+			"index.ts":              `document.body.append("r");`,
+			"preview.json":          `{"toolName": "legacy-tool", "toolOutput": {"a": 1}}`,
+			"fixtures/default.json": `{"toolName": "get-renamed", "toolResult": {"structuredContent": {"v": 1}}}`,
+		}
+		for name, data := range files {
+			p := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	find := func(ev *BuildEvent) WidgetInfo {
+		t.Helper()
+		for _, w := range ev.Widgets {
+			if w.Name == "renamed" {
+				return w
+			}
+		}
+		t.Fatalf("no widget renamed in %+v", ev.Widgets)
+		return WidgetInfo{}
+	}
+	w := find(d.State())
+	if len(w.Fixtures) != 2 || w.Fixtures[0].Name != "default" || w.Fixtures[0].Fixture.ToolName != "get-renamed" ||
+		w.Fixtures[1].Name != "preview" || w.Fixtures[1].Fixture.ToolName != "legacy-tool" {
+		t.Fatalf("fixtures %+v", w.Fixtures)
+	}
+	d.edit(t, "folder-b/fixtures/default.json", func(s string) string { return strings.Replace(s, "get-renamed", "edited", 1) })
+	ev := d.nextBuild(t, 30*time.Second)
+	if w := find(ev); len(w.Fixtures) == 0 || w.Fixtures[0].Fixture.ToolName != "edited" {
+		t.Errorf("after the edit: %+v", w.Fixtures)
+	}
+	d.edit(t, "folder-b/fixtures/default.json", func(s string) string { return `{"toolNam": 1}` })
+	ev = d.nextBuild(t, 30*time.Second)
+	if w := find(ev); !strings.Contains(w.FixtureError, filepath.Join("folder-b", "fixtures", "default.json")+`:1:2: error: unknown field "toolNam" in fixture; did you mean "toolName"?`) {
+		t.Errorf("a broken fixture is not reported: %q", w.FixtureError)
+	}
+	if !strings.Contains(d.log.String(), `unknown field "toolNam"`) {
+		t.Errorf("a broken fixture is not reported in the terminal:\n%s", d.log)
+	}
+}

@@ -1,0 +1,381 @@
+package widgettest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/widgetd/widgetd/devserver"
+)
+
+// pageState is what a case reads from the preview page (window.widgetdDev).
+type pageState struct {
+	Initialized bool `json:"initialized"`
+	Loaded      bool `json:"loaded"`
+	Log         []struct {
+		Dir  string          `json:"dir"`
+		Kind string          `json:"kind"`
+		Data json.RawMessage `json:"data"`
+	} `json:"log"`
+	Calls []struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"calls"`
+	FrameHeight float64 `json:"frameHeight"`
+}
+
+// probe is the widget document's answer (devserver's reporter script).
+type probe struct {
+	Text   string  `json:"text"`
+	Found  []bool  `json:"found"`
+	Ready  bool    `json:"ready"`
+	Height float64 `json:"height"`
+}
+
+const stateExpr = `(() => { const d = window.widgetdDev; if (!d) return null; const f = document.getElementById("widget-frame");
+  return { initialized: d.initialized, loaded: d.loaded, log: d.log, calls: d.calls, frameHeight: f ? f.getBoundingClientRect().height : 0 }; })()`
+
+// pageErrors collects uncaught exceptions of every frame of the tab.
+type pageErrors struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (e *pageErrors) record(ev any) {
+	x, ok := ev.(*runtime.EventExceptionThrown)
+	if !ok {
+		return
+	}
+	d := x.ExceptionDetails
+	line := d.Text
+	if d.Exception != nil && d.Exception.Description != "" {
+		line += " " + d.Exception.Description
+	}
+	if d.URL != "" {
+		line += fmt.Sprintf(" (%s:%d:%d)", d.URL, d.LineNumber+1, d.ColumnNumber+1)
+	}
+	e.mu.Lock()
+	e.lines = append(e.lines, "uncaught error: "+line)
+	e.mu.Unlock()
+}
+
+func (e *pageErrors) all() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.lines...)
+}
+
+// runCase renders one case in its own browser context and checks it.
+func runCase(parent context.Context, b *browser, previewURL string, p plan, opts Options) (c Case) {
+	start := time.Now()
+	c = Case{Widget: p.widget.Name, Fixture: p.fixtureName(), Host: p.host}
+	fail := func(format string, args ...any) { c.Failures = append(c.Failures, fmt.Sprintf(format, args...)) }
+	defer func() {
+		c.Passed = len(c.Failures) == 0
+		c.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	}()
+
+	tab, cancelTab := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
+	defer cancelTab()
+	errs := &pageErrors{}
+	if err := chromedp.Listen(tab, errs.record); err != nil {
+		fail("open a tab: %v", err)
+		return c
+	}
+	ctx, cancel := context.WithTimeout(tab, opts.CaseTimeout)
+	defer cancel()
+	stop := context.AfterFunc(parent, cancel)
+	defer stop()
+
+	err := chromedp.Do(ctx,
+		chromedp.EmulateViewport(ViewportWidth, ViewportHeight, chromedp.EmulateScale(1)),
+		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+			_, err := cdp.Call(ctx, t, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "UTC"})
+			return err
+		}),
+		chromedp.Navigate(p.url(previewURL)),
+	)
+	if err != nil {
+		fail("open the preview: %v", err)
+		return c
+	}
+	st, err := waitHandshake(ctx, p.host)
+	if err != nil {
+		fail("%v", err)
+		c.Failures = append(c.Failures, errs.all()...)
+		return c
+	}
+	var expect devserver.Expect
+	if p.fixture != nil && p.fixture.Fixture.Expect != nil {
+		expect = *p.fixture.Fixture.Expect
+	}
+	pr, st, err := settle(ctx, expect)
+	if err != nil {
+		fail("%v", err)
+	}
+	c.Failures = append(c.Failures, checkLog(st)...)
+	c.Failures = append(c.Failures, errs.all()...)
+	c.Failures = append(c.Failures, checkExpect(expect, pr, st)...)
+	// A broken render is not compared, and never becomes a baseline.
+	if !opts.NoScreenshots && len(c.Failures) == 0 {
+		c.Failures = append(c.Failures, screenshot(ctx, p, opts, &c)...)
+	}
+	return c
+}
+
+// eval evaluates expr in the preview page (awaiting a promise) and decodes
+// its JSON value into out.
+func eval(ctx context.Context, expr string, out any) error {
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => JSON.stringify(await (`+expr+`)) ?? "null")()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal([]byte(s), out)
+}
+
+// waitHandshake waits for the host to be connected to the widget: the
+// ui/initialize handshake (MCP Apps host) or the widget document loaded
+// with window.openai (ChatGPT host).
+func waitHandshake(ctx context.Context, host string) (*pageState, error) {
+	for {
+		var st *pageState
+		if err := eval(ctx, stateExpr, &st); err == nil && st != nil {
+			if (host == "mcp" && st.Initialized) || (host == "chatgpt" && st.Loaded) {
+				return st, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if host == "mcp" {
+				return nil, errors.New("missing handshake: the widget never completed ui/initialize with the MCP Apps host (AppBridge)")
+			}
+			return nil, errors.New("missing handshake: the widget document never loaded in the ChatGPT host")
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// settle polls until the widget document is ready, its expectations hold
+// and its frame height has been stable for a while (or until a short
+// deadline: the last probe is then checked and reported).
+func settle(ctx context.Context, expect devserver.Expect) (*probe, *pageState, error) {
+	selectors := expect.Elements
+	if selectors == nil {
+		selectors = []string{}
+	}
+	sel, _ := json.Marshal(selectors)
+	deadline := time.Now().Add(5 * time.Second)
+	var last *probe
+	var st *pageState
+	lastHeight, stableSince := -1.0, time.Now()
+	for {
+		var pr probe
+		err := eval(ctx, "window.widgetdDev.probe("+string(sel)+")", &pr)
+		if err != nil && ctx.Err() != nil {
+			return last, st, fmt.Errorf("the widget did not settle: %v", ctx.Err())
+		}
+		if err == nil {
+			last = &pr
+		}
+		if err := eval(ctx, stateExpr, &st); err != nil {
+			return last, st, fmt.Errorf("read the preview state: %v", err)
+		}
+		if st.FrameHeight != lastHeight {
+			lastHeight, stableSince = st.FrameHeight, time.Now()
+		}
+		done := last != nil && last.Ready && len(checkExpect(expect, last, st)) == 0 && time.Since(stableSince) > 300*time.Millisecond
+		if done || time.Now().After(deadline) {
+			if last == nil {
+				return nil, st, errors.New("the widget document never answered a probe (did it replace the whole document?)")
+			}
+			// CSP reports and late errors arrive asynchronously.
+			time.Sleep(100 * time.Millisecond)
+			err := eval(ctx, stateExpr, &st)
+			return last, st, err
+		}
+		select {
+		case <-ctx.Done():
+			return last, st, fmt.Errorf("the widget did not settle: %v", ctx.Err())
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+// checkLog turns the preview's error log entries (uncaught errors reported
+// from the widget frame, CSP violations, broken fixtures) into failures.
+func checkLog(st *pageState) []string {
+	if st == nil {
+		return nil
+	}
+	var out []string
+	for _, e := range st.Log {
+		if e.Dir != "err" {
+			continue
+		}
+		switch e.Kind {
+		case "CSP violation":
+			var v struct {
+				Directive, BlockedURI, SourceFile string
+				Line, Column                      int
+			}
+			_ = json.Unmarshal(e.Data, &v)
+			loc := ""
+			if v.SourceFile != "" {
+				loc = fmt.Sprintf(" at %s:%d:%d", v.SourceFile, v.Line, v.Column)
+			}
+			out = append(out, fmt.Sprintf("CSP violation: %s blocked %q%s", v.Directive, v.BlockedURI, loc))
+		case "uncaught":
+			var v struct {
+				Message, File string
+				Line, Column  int
+			}
+			_ = json.Unmarshal(e.Data, &v)
+			loc := ""
+			if v.File != "" {
+				loc = fmt.Sprintf(" (%s:%d:%d)", v.File, v.Line, v.Column)
+			}
+			out = append(out, "uncaught error in the widget: "+v.Message+loc)
+		default:
+			out = append(out, fmt.Sprintf("%s: %s", e.Kind, e.Data))
+		}
+	}
+	return out
+}
+
+// checkExpect lists the fixture's expectations the widget does not meet.
+func checkExpect(e devserver.Expect, pr *probe, st *pageState) []string {
+	var out []string
+	if pr == nil {
+		pr = &probe{}
+	}
+	for _, t := range e.Text {
+		if !strings.Contains(pr.Text, t) {
+			out = append(out, fmt.Sprintf("expected text %q; the widget shows %q", t, abbreviate(pr.Text, 200)))
+		}
+	}
+	for i, s := range e.Elements {
+		if i >= len(pr.Found) || !pr.Found[i] {
+			out = append(out, fmt.Sprintf("expected an element matching %q; none found", s))
+		}
+	}
+	for _, want := range e.Calls {
+		if !called(st, want) {
+			var made []string
+			if st != nil {
+				for _, c := range st.Calls {
+					made = append(made, c.Name+string(c.Arguments))
+				}
+			}
+			wantArgs, _ := json.Marshal(want.Arguments)
+			out = append(out, fmt.Sprintf("expected a call of tool %q with arguments including %s; calls made: %v", want.Tool, wantArgs, made))
+		}
+	}
+	return out
+}
+
+func called(st *pageState, want devserver.ExpectedCall) bool {
+	if st == nil {
+		return false
+	}
+	for _, c := range st.Calls {
+		if c.Name != want.Tool {
+			continue
+		}
+		var args map[string]any
+		_ = json.Unmarshal(c.Arguments, &args)
+		if subset(want.Arguments, args) {
+			return true
+		}
+	}
+	return false
+}
+
+// subset reports whether every key of want is in got with an equal value.
+func subset(want, got map[string]any) bool {
+	for k, v := range want {
+		g, ok := got[k]
+		if !ok || !reflect.DeepEqual(normalize(v), normalize(g)) {
+			return false
+		}
+	}
+	return true
+}
+
+func normalize(v any) any {
+	data, _ := json.Marshal(v)
+	var out any
+	_ = json.Unmarshal(data, &out)
+	return out
+}
+
+func abbreviate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// screenshot freezes the widget's animations, transitions and caret,
+// captures the widget frame and compares it with the baseline
+// (or writes the baseline with --update or when there is none yet).
+func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
+	var frozen probe
+	if err := eval(ctx, "window.widgetdDev.probe([], true)", &frozen); err != nil {
+		return []string{fmt.Sprintf("freeze animations before the screenshot: %v", err)}
+	}
+	time.Sleep(100 * time.Millisecond) // a couple of frames
+	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("widget-frame")))
+	if err != nil {
+		return []string{fmt.Sprintf("screenshot: %v", err)}
+	}
+	c.Baseline = relPath(p.baseline())
+	actual := strings.TrimSuffix(p.baseline(), ".png") + ".actual.png"
+	old, err := os.ReadFile(p.baseline())
+	if opts.Update || errors.Is(err, os.ErrNotExist) {
+		if err := writeFile(p.baseline(), png); err != nil {
+			return []string{err.Error()}
+		}
+		_ = os.Remove(actual)
+		c.BaselineWritten = true
+		return nil
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("read baseline: %v", err)}
+	}
+	ratio, err := comparePNG(old, png, opts.Tolerance)
+	c.DiffRatio = ratio
+	if err == nil && ratio <= opts.Threshold {
+		_ = os.Remove(actual)
+		return nil
+	}
+	if werr := writeFile(actual, png); werr != nil {
+		return []string{werr.Error()}
+	}
+	if err != nil {
+		return []string{fmt.Sprintf("screenshot differs from %s: %v; this run's is %s (accept it with widgetd test --update)", c.Baseline, err, relPath(actual))}
+	}
+	return []string{fmt.Sprintf("screenshot differs from %s in %.2f%% of pixels (threshold %.2f%%); this run's is %s (accept it with widgetd test --update)",
+		c.Baseline, ratio*100, opts.Threshold*100, relPath(actual))}
+}
+
+func writeFile(name string, data []byte) error {
+	if err := ensureDir(name); err != nil {
+		return fmt.Errorf("write %s: %w", relPath(name), err)
+	}
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", relPath(name), err)
+	}
+	return nil
+}

@@ -1,0 +1,347 @@
+// Package widgettest is `widgetd test`: it builds the project with the dev
+// server (in memory, on loopback ports), opens the dev preview of every
+// widget × fixture × host in headless Chromium — the real AppBridge MCP Apps
+// host and the ChatGPT window.openai host — and fails a case on an uncaught
+// error in any frame, a CSP violation, a missing handshake, an unmet
+// expectation of the fixture, or a screenshot that differs from its
+// committed baseline.
+package widgettest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/widgetd/widgetd/devserver"
+)
+
+// Hosts are the preview hosts a case runs under.
+var Hosts = []string{"mcp", "chatgpt"}
+
+// Defaults of Options.
+const (
+	DefaultThreshold   = 0.001
+	DefaultTolerance   = 16
+	DefaultCaseTimeout = 20 * time.Second
+	// ViewportWidth and ViewportHeight are the fixed browser viewport of
+	// every case (device scale factor 1).
+	ViewportWidth  = 1280
+	ViewportHeight = 1000
+	// BaselineDir is the folder, inside a widget's fixtures folder, that
+	// holds the screenshot baselines: <fixture>.<host>.png.
+	BaselineDir = "screenshots"
+)
+
+// Options configures Run.
+type Options struct {
+	// Root is the project root; WidgetsDir its widgets folder (defaults as
+	// in `widgetd build`).
+	Root, WidgetsDir string
+	// Chrome is the browser binary; default FindChrome("").
+	Chrome string
+	// Hosts limits the hosts ("mcp", "chatgpt"); default both.
+	Hosts []string
+	// Widgets limits the widgets by name; default all.
+	Widgets []string
+	// Update writes every screenshot as the new baseline.
+	Update bool
+	// NoScreenshots skips the screenshot comparison.
+	NoScreenshots bool
+	// Threshold is the largest fraction of pixels that may differ from the
+	// baseline; default DefaultThreshold.
+	Threshold float64
+	// Tolerance is the per-channel difference (0–255) below which a pixel
+	// counts as equal; default DefaultTolerance.
+	Tolerance int
+	// CaseTimeout bounds one case; default DefaultCaseTimeout.
+	CaseTimeout time.Duration
+	// Parallel is how many cases run at once; default 2.
+	Parallel int
+	// Log receives one line per finished case; default io.Discard.
+	Log io.Writer
+}
+
+// Case is the outcome of one widget × fixture × host.
+type Case struct {
+	Widget  string `json:"widget"`
+	Fixture string `json:"fixture"`
+	Host    string `json:"host"`
+	// Passed is true when Failures is empty.
+	Passed   bool     `json:"passed"`
+	Failures []string `json:"failures,omitempty"`
+	// Baseline is the screenshot baseline file; BaselineWritten says this
+	// run wrote it (--update, or no baseline yet); DiffRatio is the fraction
+	// of pixels that differed.
+	Baseline        string  `json:"baseline,omitempty"`
+	BaselineWritten bool    `json:"baselineWritten,omitempty"`
+	DiffRatio       float64 `json:"diffRatio"`
+	DurationMs      float64 `json:"durationMs"`
+}
+
+// Name is widget/fixture@host.
+func (c Case) Name() string { return c.Widget + "/" + c.Fixture + "@" + c.Host }
+
+// Report is the outcome of a run.
+type Report struct {
+	Cases      []Case  `json:"cases"`
+	Passed     int     `json:"passed"`
+	Failed     int     `json:"failed"`
+	DurationMs float64 `json:"durationMs"`
+	Chrome     string  `json:"chrome"`
+	// Stale lists baselines no case produced (a fixture renamed or
+	// removed); --update deletes them. Only a run over every widget and
+	// host looks for them.
+	Stale []string `json:"stale,omitempty"`
+}
+
+// BuildError is a failed build: nothing was rendered. Diagnostics are the
+// file:line:col lines.
+type BuildError struct{ Diagnostics []string }
+
+func (e *BuildError) Error() string {
+	return "build failed:\n" + strings.Join(e.Diagnostics, "\n")
+}
+
+// plan is one case to run.
+type plan struct {
+	widget  devserver.WidgetInfo
+	fixture *devserver.NamedFixture // nil: the widget has no fixtures
+	host    string
+	dir     string // the widget's folder
+}
+
+// Run builds the project, renders every case and returns the report; an
+// error means no case could run (no browser, build failed).
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	start := time.Now()
+	opts = withDefaults(opts)
+	chrome, err := FindChrome(opts.Chrome)
+	if err != nil {
+		return nil, err
+	}
+	srv, stop, err := startDev(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	plans, err := planCases(srv, opts)
+	if err != nil {
+		return nil, err
+	}
+	b, err := launch(ctx, chrome)
+	if err != nil {
+		return nil, err
+	}
+	defer b.close()
+
+	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome}
+	sem := make(chan struct{}, opts.Parallel)
+	var wg sync.WaitGroup
+	var logMu sync.Mutex
+	for i, p := range plans {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			c := runCase(ctx, b, srv.PreviewURL(), p, opts)
+			rep.Cases[i] = c
+			logMu.Lock()
+			printCase(opts.Log, c)
+			logMu.Unlock()
+		}()
+	}
+	wg.Wait()
+	for _, c := range rep.Cases {
+		if c.Passed {
+			rep.Passed++
+		} else {
+			rep.Failed++
+		}
+	}
+	if len(opts.Widgets) == 0 && len(opts.Hosts) == len(Hosts) && !opts.NoScreenshots {
+		rep.Stale = staleBaselines(plans, opts.Update)
+		for _, f := range rep.Stale {
+			if opts.Update {
+				fmt.Fprintf(opts.Log, "removed stale baseline %s\n", f)
+			} else {
+				fmt.Fprintf(opts.Log, "stale baseline %s: no fixture and host renders it; delete it or run widgetd test --update\n", f)
+			}
+		}
+	}
+	rep.DurationMs = float64(time.Since(start).Microseconds()) / 1000
+	return rep, ctx.Err()
+}
+
+func withDefaults(o Options) Options {
+	if len(o.Hosts) == 0 {
+		o.Hosts = Hosts
+	}
+	if o.Threshold <= 0 {
+		o.Threshold = DefaultThreshold
+	}
+	if o.Tolerance <= 0 {
+		o.Tolerance = DefaultTolerance
+	}
+	if o.CaseTimeout <= 0 {
+		o.CaseTimeout = DefaultCaseTimeout
+	}
+	if o.Parallel <= 0 {
+		o.Parallel = 2
+	}
+	if o.Log == nil {
+		o.Log = io.Discard
+	}
+	return o
+}
+
+// startDev runs a dev server on free loopback ports and waits for its first
+// build.
+func startDev(ctx context.Context, opts Options) (*devserver.Server, func(), error) {
+	srv, err := devserver.New(devserver.Options{Root: opts.Root, WidgetsDir: opts.WidgetsDir, Addr: "127.0.0.1:0", Log: io.Discard, PollInterval: time.Hour})
+	if err != nil {
+		return nil, nil, err
+	}
+	events, unsub := srv.Subscribe()
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); _ = srv.Run(ctx) }()
+	stop := func() { cancel(); unsub(); <-done }
+	select {
+	case ev := <-events:
+		if ev == nil || !ev.OK {
+			stop()
+			be := &BuildError{}
+			if ev != nil {
+				for _, d := range ev.Diagnostics {
+					be.Diagnostics = append(be.Diagnostics, d.Text)
+				}
+			}
+			return nil, nil, be
+		}
+	case <-ctx.Done():
+		stop()
+		return nil, nil, ctx.Err()
+	}
+	return srv, stop, nil
+}
+
+// planCases lists widget × fixture × host from the first build.
+func planCases(srv *devserver.Server, opts Options) ([]plan, error) {
+	st := srv.State()
+	want := map[string]bool{}
+	for _, w := range opts.Widgets {
+		want[w] = true
+	}
+	var plans []plan
+	seen := map[string]bool{}
+	for _, w := range st.Widgets {
+		if len(want) > 0 && !want[w.Name] {
+			continue
+		}
+		seen[w.Name] = true
+		if w.FixtureError != "" {
+			return nil, errors.New(w.FixtureError)
+		}
+		dir := filepath.Dir(srv.ConfigFile(w.Name))
+		fixtures := []*devserver.NamedFixture{nil}
+		if len(w.Fixtures) > 0 {
+			fixtures = fixtures[:0]
+			for i := range w.Fixtures {
+				fixtures = append(fixtures, &w.Fixtures[i])
+			}
+		}
+		for _, f := range fixtures {
+			for _, h := range opts.Hosts {
+				plans = append(plans, plan{widget: w, fixture: f, host: h, dir: dir})
+			}
+		}
+	}
+	var missing []string
+	for n := range want {
+		if !seen[n] {
+			missing = append(missing, n)
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return nil, fmt.Errorf("no widget named %s in the build", strings.Join(missing, ", "))
+	}
+	if len(plans) == 0 {
+		return nil, errors.New("no widgets to test")
+	}
+	return plans, nil
+}
+
+// fixtureName is how a case names its fixture ("none" without fixtures).
+func (p plan) fixtureName() string {
+	if p.fixture == nil {
+		return "none"
+	}
+	return p.fixture.Name
+}
+
+func (p plan) url(previewURL string) string {
+	q := url.Values{"host": {p.host}, "fixture": {""}}
+	if p.fixture != nil {
+		q.Set("fixture", p.fixture.Name)
+	}
+	return previewURL + "preview/" + url.PathEscape(p.widget.Name) + "?" + q.Encode()
+}
+
+func (p plan) baseline() string {
+	return filepath.Join(p.dir, devserver.FixturesDir, BaselineDir, p.fixtureName()+"."+p.host+".png")
+}
+
+func printCase(w io.Writer, c Case) {
+	status := "ok  "
+	if !c.Passed {
+		status = "FAIL"
+	}
+	note := ""
+	if c.BaselineWritten {
+		note = " (baseline written)"
+	}
+	fmt.Fprintf(w, "%s %s (%.0f ms)%s\n", status, c.Name(), c.DurationMs, note)
+	for _, f := range c.Failures {
+		fmt.Fprintf(w, "     %s\n", f)
+	}
+}
+
+// ensureDir creates the folder of file.
+func ensureDir(file string) error {
+	return os.MkdirAll(filepath.Dir(file), 0o755)
+}
+
+// staleBaselines lists the baseline PNGs in the widgets' screenshot folders
+// that no planned case uses, removing them when remove is set.
+func staleBaselines(plans []plan, remove bool) []string {
+	used := map[string]bool{}
+	dirs := map[string]bool{}
+	for _, p := range plans {
+		used[p.baseline()] = true
+		dirs[filepath.Dir(p.baseline())] = true
+	}
+	var stale []string
+	for dir := range dirs {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+		for _, f := range files {
+			if used[f] || strings.HasSuffix(f, ".actual.png") {
+				continue
+			}
+			if remove {
+				_ = os.Remove(f)
+			}
+			stale = append(stale, relPath(f))
+		}
+	}
+	sort.Strings(stale)
+	return stale
+}
