@@ -97,18 +97,24 @@ func TestBridgeUnits(t *testing.T) {
 	})
 }
 
-// TestLazyHandshake: importing the bridge sends nothing until first use.
-func TestLazyHandshake(t *testing.T) {
+// TestSessionAtLoad: a widget that never calls the API still starts the
+// session after the adopt wait, and an App-class widget's own handshake is
+// adopted (no second ui/initialize) when the host answers it within that wait.
+func TestSessionAtLoad(t *testing.T) {
 	t.Parallel()
 	srv := serve(t)
-	p := open(t, srv, "/raw-host", "/w/openai", nil)
-	p.Wait(W + `.t`)
-	// The openai widget touched window.openai, so exactly one handshake starts.
+	p := open(t, srv, "/raw-host", "/w/static", nil)
 	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}})`, nil)
+	p.Wait(`rawLog.some(m => m.method == "ui/notifications/size-changed")`)
+	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
+
 	p2 := open(t, srv, "/raw-host", "/w/appclass", nil)
 	p2.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p2.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}})`, nil)
 	p2.Eval(`new Promise(r => setTimeout(r, 600))`, nil) // longer than adoptWait
 	var ids []any
 	p2.Eval(`rawLog.filter(m => m.method == "ui/initialize").map(m => m.id)`, &ids)
 	eq(t, "only App's numeric-id handshake", ids, []any{0})
+	p.NoErrors()
 }
