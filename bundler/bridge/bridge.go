@@ -20,6 +20,12 @@ const (
 	Entry = "src/index.ts"
 	// ReactEntry is the module behind `import … from "widgetd/react"`.
 	ReactEntry = "src/react.ts"
+	// ToolsEntry is the module behind `import … from "widgetd/tools"`
+	// (view tools the host lists and calls).
+	ToolsEntry = "src/tools.ts"
+	// ChatGPTEntry is the module behind `import … from "widgetd/chatgpt"`
+	// (ChatGPT's window.openai extras, feature-detected).
+	ChatGPTEntry = "src/chatgpt.ts"
 	// Types is the declaration file for both modules, written into widget
 	// projects so editors complete the API.
 	Types = "src/widgetd.d.ts"
@@ -30,6 +36,19 @@ const ModuleName = "widgetd"
 
 // ReactModuleName is the bare import specifier of the React hooks.
 const ReactModuleName = "widgetd/react"
+
+// Submodule returns the path in Source of an optional, tree-shaken bridge
+// module that imports nothing outside the bridge ("widgetd/tools",
+// "widgetd/chatgpt"), and whether spec names one.
+func Submodule(spec string) (string, bool) {
+	switch spec {
+	case "widgetd/tools":
+		return ToolsEntry, true
+	case "widgetd/chatgpt":
+		return ChatGPTEntry, true
+	}
+	return "", false
+}
 
 // DTS returns the bridge's TypeScript declarations.
 func DTS() ([]byte, error) { return Source.ReadFile(Types) }

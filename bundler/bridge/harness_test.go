@@ -21,7 +21,11 @@ import (
 // shared is the one Chromium and the bundled test hosts of this test binary.
 var shared browsertest.Shared
 
-func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+func TestMain(m *testing.M) {
+	code := shared.Run(m)
+	closeMatrix()
+	os.Exit(code)
+}
 
 // testWidgetsDir holds one folder per test widget (widget.json plus an
 // index.html or a script entry), built by the real bundler.
