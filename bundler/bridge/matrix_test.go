@@ -198,10 +198,14 @@ func runMatrixCase(t *testing.T, srv *httptest.Server, mode string, w matrixWidg
 	p.Eval(`sendResult(`+js(matrixResult)+`)`, nil)
 	o.Render = "✗"
 	if w.name == "static" {
-		if try(p, el("output")+` == "static content"`) && (!h.ui || try(p, `hostLog.some(e => e.t == "initialized") && hostLog.some(e => e.t == "size")`)) {
+		ready := `hostLog.some(e => e.t == "initialized") && hostLog.some(e => e.t == "size")`
+		if !h.ui {
+			ready = `chatgptHost.log.some(e => e.t == "notifyIntrinsicHeight")`
+		}
+		if try(p, el("output")+` == "static content"`) && try(p, ready) {
 			o.Render = "✓ (session and size report without any API use)"
 			if !h.ui {
-				o.Render = "✓"
+				o.Render = "✓ (size report without any API use)"
 			}
 		}
 	} else if try(p, el("output")+` == '{"temp":3}' && `+el("input")+` == '{"city":"Oslo"}'`) {
