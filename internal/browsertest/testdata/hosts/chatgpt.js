@@ -30,7 +30,9 @@
     notifyIntrinsicHeight: function (h) { rec("notifyIntrinsicHeight", h); },
     // ChatGPT keeps widgetState with the message: a reloaded widget gets it back.
     setWidgetState: function (s) { rec("setWidgetState", s); openai.widgetState = s; H.initial.widgetState = s; return Promise.resolve(); },
-    uploadFile: function (f) { rec("uploadFile", { name: f.name }); return Promise.resolve({ fileId: "file_1", fileName: f.name }); },
+    uploadFile: function (f, o) { rec("uploadFile", { name: f.name, options: o === undefined ? null : o }); return Promise.resolve({ fileId: "file_1", fileName: f.name }); },
+    selectFiles: function () { rec("selectFiles"); return Promise.resolve([{ fileId: "file_2", fileName: "b.png", mimeType: "image/png" }]); },
+    setOpenInAppUrl: function (a) { rec("setOpenInAppUrl", a); return Promise.resolve(); },
     getFileDownloadUrl: function (a) { rec("getFileDownloadUrl", a); return Promise.resolve({ downloadUrl: "https://files.example/" + a.fileId }); },
   });
   H.set = set;
