@@ -179,4 +179,9 @@ func TestReactHooks(t *testing.T) {
 	if n := len(p.inMethods("ui/initialize")); n != 1 {
 		t.Errorf("got %d ui/initialize under StrictMode, want 1", n)
 	}
+	// useViewTool: the host lists and calls the tool; the latest render's handler answers.
+	var r map[string]any
+	p.Eval(`callView("read-count", {})`, &r)
+	eq(t, "view tool result", r["content"], []any{map[string]any{"type": "text", "text": "2"}})
+	eq(t, "listed once (StrictMode re-ran the effect)", p.HostLog("viewtools")[0]["p"], []any{"read-count"})
 }
