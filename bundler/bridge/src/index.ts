@@ -185,6 +185,8 @@ export const viewHandlers: Record<string, (params: Obj) => Promise<Obj> | Obj> =
 export const appCapabilities: Obj = {};
 
 function post(m: Obj) { P.postMessage({ jsonrpc: "2.0", ...m }, "*"); }
+/** Whether a ui/* session exists (ours or an adopted one). */
+export const sessionUp = () => up;
 /** Sends a JSON-RPC notification to the host (only once a session exists). */
 export function notify(method: string, params: Obj = {}) { if (up && !adopted) post({ method, params }); }
 function request(method: string, params?: Obj, ms = cfg.timeout): Promise<any> {
