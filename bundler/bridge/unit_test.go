@@ -12,11 +12,11 @@ func rawSession(t *testing.T) *page {
 	srv := serve(t)
 	p := open(t, srv, "/raw-host", "/w/api", nil)
 	p.Wait(W + `.t`)
-	p.Eval(W+`.t.widget.configure({timeout: 300})`, nil)
-	p.Eval(W+`.t.widget.toolInput`, nil) // first use starts the lazy handshake
+	p.Eval(W+`.t.widget.ready().catch(() => {}), 0`, nil) // first use starts the handshake at once
 	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
 	p.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {serverTools: {}}, hostContext: {theme: "light"}})`, nil)
 	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
+	p.Eval(W+`.t.widget.configure({timeout: 300})`, nil) // after the handshake, which a busy machine may delay
 	return p
 }
 

@@ -331,7 +331,7 @@ if (O) {
 } else {
   // ---- standalone preview ------------------------------------------------------
   const q = new URLSearchParams(location.search), j = (k: string) => parse(q.get(k));
-  console.info("widgetd: no host detected (page opened directly). Preview data: ?toolInput=<json>&toolOutput=<json>&theme=dark");
+  console.info("widgetd: no host; preview with ?toolInput=<json>&toolOutput=<json>&theme=dark");
   input = j("toolInput");
   const out = j("toolOutput");
   if (out) last.toolResult = result = { content: [], structuredContent: out };
