@@ -203,3 +203,28 @@ func TestMCPStatePersistsAcrossReload(t *testing.T) {
 	p.Eval(W+`.t.run(async w => (await w.ready(), w.state))`, &st)
 	eq(t, "state after reload", st["ok"], map[string]any{"count": 5})
 }
+
+// TestStateFromToolResult: a server that sends a previous state in the tool
+// result's _meta["openai/widgetState"] gives the widget its state on both
+// hosts, unless a saved state exists.
+func TestStateFromToolResult(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	withState := map[string]any{"content": []any{}, "structuredContent": map[string]any{"temp": 3}, "_meta": map[string]any{"openai/widgetState": map[string]any{"page": 2}}}
+
+	p := open(t, srv, "/mcp-host", "/w/openai", map[string]any{"result": withState})
+	p.Wait(W + `.document.getElementById("app").dataset.state == '{"page":2}'`)
+	var ws any
+	p.Eval(W+`.openai.widgetState`, &ws)
+	eq(t, "window.openai.widgetState", ws, map[string]any{"page": 2})
+
+	c := open(t, srv, "/chatgpt-host", "/w/api?host=chatgpt", map[string]any{"toolOutput": map[string]any{"temp": 3}, "toolResponseMetadata": withState["_meta"]})
+	c.Wait(W + `.t`)
+	eq(t, "state on ChatGPT", c.run(`w => w.getState()`)["ok"], map[string]any{"page": 2})
+
+	saved := open(t, srv, "/chatgpt-host", "/w/api?host=chatgpt", map[string]any{"widgetState": map[string]any{"page": 5}, "toolResponseMetadata": withState["_meta"]})
+	saved.Wait(W + `.t`)
+	eq(t, "a saved state wins", saved.run(`w => w.getState()`)["ok"], map[string]any{"page": 5})
+	p.NoErrors()
+	c.NoErrors()
+}

@@ -69,7 +69,7 @@ let state: any = null;
 const subs: Record<string, Set<Fn>> = {};
 const last: Record<string, any> = {};
 const seen: Record<string, string> = {};
-const json = (v: any) => { try { return JSON.stringify(v) ?? ""; } catch { return "?" + Math.random(); } };
+const json = (v: any) => { try { return JSON.stringify(v) ?? ""; } catch { return "?" + seq++; } };
 
 /** Calls k's subscribers with v unless v equals the last value sent for k. */
 function emit(k: string, v: any): any[] {
@@ -81,6 +81,9 @@ function emit(k: string, v: any): any[] {
   subs[k]?.forEach((f) => {
     try { out.push(f(v)); } catch (e) { console.error(e); }
   });
+  // A server may send a previous state with the result; a saved one wins.
+  const s = k == "toolResult" && state == null && v?._meta?.["openai/widgetState"];
+  if (s) emit("state", (state = s));
   if (MCP) refreshGlobals();
   return out;
 }
@@ -288,7 +291,6 @@ function readOpenai(g: Obj) {
   const dev = g.userAgent?.device?.type;
   return {
     theme: g.theme, displayMode: g.displayMode, locale: g.locale,
-    availableDisplayModes: ["inline", "pip", "fullscreen"],
     containerDimensions: g.maxHeight ? { maxHeight: g.maxHeight } : undefined,
     safeAreaInsets: g.safeArea?.insets,
     deviceCapabilities: g.userAgent?.capabilities,
@@ -309,10 +311,10 @@ function fromOpenai(g: Obj) {
 }
 if (O) {
   const g0 = O.toolInput;
+  state = O.widgetState ?? null;
   if (g0) emit("toolInput", (input = g0));
   if ((result = resultOf(O))) emit("toolResult", result);
   fromOpenai(O);
-  state = O.widgetState ?? null;
   hostInfo = { name: "chatgpt" };
   theme();
   W.addEventListener("openai:set_globals", (e: CustomEvent) => {
