@@ -109,9 +109,12 @@ func TestSessionAtLoad(t *testing.T) {
 	p.Wait(`rawLog.some(m => m.method == "ui/notifications/size-changed")`)
 	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
 
-	p2 := open(t, srv, "/raw-host", "/w/appclass", nil)
-	p2.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
-	p2.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}})`, nil)
+	// The host answers App's handshake at once (from the page, so a busy
+	// test machine cannot delay it past adoptWait).
+	p2 := &page{shared.Page(t)}
+	p2.Navigate(srv.URL + "/raw-host")
+	p2.Eval(`(autoInit = {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}}, startHost("/w/appclass"), 0)`, nil)
+	p2.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
 	p2.Eval(`new Promise(r => setTimeout(r, 600))`, nil) // longer than adoptWait
 	var ids []any
 	p2.Eval(`rawLog.filter(m => m.method == "ui/initialize").map(m => m.id)`, &ids)

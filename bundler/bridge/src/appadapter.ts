@@ -9,7 +9,7 @@
 // answer ui/*, and, once the bridge's probe shows it does not, to a small
 // MCP Apps host emulated over window.openai. Messages from the real host
 // reach the App unchanged; elsewhere it does nothing.
-import { sessionUp, widget } from "./index";
+import { session, sessionUp, widget } from "./index";
 
 type Obj = Record<string, any>;
 type Listener = ((e: Obj) => void) | { handleEvent(e: Obj): void };
@@ -45,7 +45,9 @@ if (O && P !== W) {
   // The real host's messages, re-addressed from the page's window.parent.
   add.call(W, "message", (e: MessageEvent) => { if (e.source === P && !emulate) deliver(e.data); });
 
-  widget.ready().then(() => {
+  // Not widget.ready(): that would start the bridge's handshake at once
+  // instead of letting the App's own go first.
+  session.then(() => {
     if (sessionUp()) return (early.length = 0); // the host speaks ui/*: keep forwarding
     let initialized = false;
     const notify = (method: string, params: Obj) => initialized && deliver({ jsonrpc: "2.0", method, params });

@@ -179,7 +179,8 @@ let startTimer: any;
 let listeners = 0;
 let settle: Fn = () => {};
 let fail: Fn = () => {};
-const session: Promise<void> = new Promise((res, rej) => ((settle = res), (fail = rej)));
+/** Settles when a ui/* session exists, or (window.openai) when the probe went unanswered. */
+export const session: Promise<void> = new Promise((res, rej) => ((settle = res), (fail = rej)));
 session.catch(() => {});
 const pending = new Map<string, [Fn, Fn, any, string]>();
 /** Requests the host may send to the view (e.g. view tools), by method. */
