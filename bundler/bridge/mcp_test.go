@@ -153,6 +153,11 @@ func TestMCPAppsHost(t *testing.T) {
 		eq(t, "color-scheme", p.Str(W+`.document.documentElement.style.colorScheme`), "dark")
 		eq(t, "dropped variable falls back", p.Str(W+`.getComputedStyle(`+W+`.document.body).color`), "rgb(4, 5, 6)")
 		eq(t, "event", p.Str(W+`.document.getElementById("theme").textContent`), "dark")
+		// A context message that changes nothing keeps hostContext's identity.
+		p.Eval(`(`+W+`.t.ctx = `+W+`.t.widget.hostContext, bridge.sendHostContextChange({theme: "dark"}), new Promise(r => setTimeout(r, 200)))`, nil)
+		var same bool
+		p.Eval(W+`.t.ctx === `+W+`.t.widget.hostContext`, &same)
+		eq(t, "hostContext identity kept", same, true)
 	})
 
 	t.Run("state persists per tool call", func(t *testing.T) {

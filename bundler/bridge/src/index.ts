@@ -71,6 +71,11 @@ const last: Record<string, any> = {};
 const seen: Record<string, string> = {};
 const json = (v: any) => { try { return JSON.stringify(v) ?? ""; } catch { return "?" + seq++; } };
 
+/** Merges a context update; ctx keeps its identity when nothing changed. */
+function merge(p: Obj) {
+  const n = { ...ctx, ...p };
+  if (json(n) != json(ctx)) ctx = n;
+}
 /** Calls k's subscribers with v unless v equals the last value sent for k. */
 function emit(k: string, v: any): any[] {
   const out: any[] = [];
@@ -274,7 +279,7 @@ if (framed) {
     else if (method == "ui/notifications/tool-result") emit("toolResult", (result = params));
     else if (method == "ui/notifications/tool-cancelled") emit("toolCancelled", params);
     else if (method == "ui/notifications/host-context-changed") {
-      ctx = { ...ctx, ...params };
+      merge(params);
       theme();
       emit("hostContext", ctx);
     }
@@ -308,7 +313,7 @@ function resultOf(g: Obj) {
 function fromOpenai(g: Obj) {
   const r: Obj = readOpenai(g);
   for (const k in r) if (r[k] === undefined || (up && k in ctx)) delete r[k];
-  ctx = { ...ctx, ...r };
+  merge(r);
 }
 if (O) {
   const g0 = O.toolInput;
