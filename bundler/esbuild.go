@@ -145,7 +145,11 @@ func (b *Builder) plugin() api.Plugin {
 			src := b.entrySource(w)
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
-		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/react)?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		b.appAdapterHook(pb)
+		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|app-adapter))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if p, ok := bridge.Submodule(a.Path); ok {
+				return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil
+			}
 			if a.Path == bridge.ReactModuleName {
 				// The hooks import react: resolve it from the importing
 				// widget's folder, so each widget gets its own React.

@@ -20,6 +20,16 @@ const (
 	Entry = "src/index.ts"
 	// ReactEntry is the module behind `import … from "widgetd/react"`.
 	ReactEntry = "src/react.ts"
+	// ToolsEntry is the module behind `import … from "widgetd/tools"`
+	// (view tools the host lists and calls).
+	ToolsEntry = "src/tools.ts"
+	// ChatGPTEntry is the module behind `import … from "widgetd/chatgpt"`
+	// (ChatGPT's window.openai extras, feature-detected).
+	ChatGPTEntry = "src/chatgpt.ts"
+	// AppAdapterEntry is the module widgetd puts ahead of the ext-apps App
+	// class in widgets that import it: on a ChatGPT host that has
+	// window.openai but no ui/*, it answers the App over window.openai.
+	AppAdapterEntry = "src/appadapter.ts"
 	// Types is the declaration file for both modules, written into widget
 	// projects so editors complete the API.
 	Types = "src/widgetd.d.ts"
@@ -30,6 +40,25 @@ const ModuleName = "widgetd"
 
 // ReactModuleName is the bare import specifier of the React hooks.
 const ReactModuleName = "widgetd/react"
+
+// AppAdapterModuleName is the specifier of the App adapter (internal; the
+// bundler imports it, widgets need not).
+const AppAdapterModuleName = "widgetd/app-adapter"
+
+// Submodule returns the path in Source of an optional, tree-shaken bridge
+// module that imports nothing outside the bridge ("widgetd/tools",
+// "widgetd/chatgpt"), and whether spec names one.
+func Submodule(spec string) (string, bool) {
+	switch spec {
+	case "widgetd/tools":
+		return ToolsEntry, true
+	case "widgetd/chatgpt":
+		return ChatGPTEntry, true
+	case AppAdapterModuleName:
+		return AppAdapterEntry, true
+	}
+	return "", false
+}
 
 // DTS returns the bridge's TypeScript declarations.
 func DTS() ([]byte, error) { return Source.ReadFile(Types) }

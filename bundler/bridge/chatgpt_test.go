@@ -153,8 +153,18 @@ func TestOpenAIWidgetOnMCPHost(t *testing.T) {
 	p.Wait(`hostLog.some(e => e.t == "size" && e.p.height == 777)`)
 	p.Eval(W+`.t.oa.setWidgetState({n: 1})`, nil)
 	p.Wait(W + `.document.getElementById("app").dataset.state == '{"n":1}'`)
+	// Globals keep their identity until they change, and set_globals names
+	// only what changed.
+	p.Eval(`(() => { const w = `+W+`; w.t.seen = []; w.t.ua = w.openai.userAgent; w.t.view = w.openai.view;
+		w.addEventListener("openai:set_globals", e => w.t.seen.push(Object.keys(e.detail.globals))); return 0; })()`, nil)
 	p.Eval(`bridge.sendHostContextChange({theme: "dark"})`, nil)
 	p.Wait(W + `.document.getElementById("app").dataset.theme == "dark"`)
+	var seen [][]string
+	p.Eval(W+`.t.seen`, &seen)
+	eq(t, "set_globals keys on a theme change", seen, [][]string{{"theme"}})
+	var same map[string]bool
+	p.Eval(`(w => ({ua: w.t.ua === w.openai.userAgent, view: w.t.view === w.openai.view, reread: w.openai.safeArea === w.openai.safeArea}))(`+W+`)`, &same)
+	eq(t, "identity kept", same, map[string]bool{"ua": true, "view": true, "reread": true})
 	if n := len(p.inMethods("ui/initialize")); n != 1 {
 		t.Errorf("got %d ui/initialize, want 1", n)
 	}
@@ -179,4 +189,9 @@ func TestReactHooks(t *testing.T) {
 	if n := len(p.inMethods("ui/initialize")); n != 1 {
 		t.Errorf("got %d ui/initialize under StrictMode, want 1", n)
 	}
+	// useViewTool: the host lists and calls the tool; the latest render's handler answers.
+	var r map[string]any
+	p.Eval(`callView("read-count", {})`, &r)
+	eq(t, "view tool result", r["content"], []any{map[string]any{"type": "text", "text": "2"}})
+	eq(t, "listed once (StrictMode re-ran the effect)", p.HostLog("viewtools")[0]["p"], []any{"read-count"})
 }

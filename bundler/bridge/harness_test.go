@@ -21,14 +21,18 @@ import (
 // shared is the one Chromium and the bundled test hosts of this test binary.
 var shared browsertest.Shared
 
-func TestMain(m *testing.M) { os.Exit(shared.Run(m)) }
+func TestMain(m *testing.M) {
+	code := shared.Run(m)
+	closeMatrix()
+	os.Exit(code)
+}
 
 // testWidgetsDir holds one folder per test widget (widget.json plus an
 // index.html or a script entry), built by the real bundler.
 const testWidgetsDir = "testdata/widgets"
 
 // testWidgets are the widgets the tests expect the build to produce.
-var testWidgets = []string{"api", "appclass", "mixed", "openai", "react"}
+var testWidgets = []string{"api", "appclass", "extras", "mixed", "openai", "react", "static"}
 
 // built is the test widgets' build, made once per test binary through the
 // real pipeline: bundler discovery and config, the virtual entry importing

@@ -153,6 +153,11 @@ func TestMCPAppsHost(t *testing.T) {
 		eq(t, "color-scheme", p.Str(W+`.document.documentElement.style.colorScheme`), "dark")
 		eq(t, "dropped variable falls back", p.Str(W+`.getComputedStyle(`+W+`.document.body).color`), "rgb(4, 5, 6)")
 		eq(t, "event", p.Str(W+`.document.getElementById("theme").textContent`), "dark")
+		// A context message that changes nothing keeps hostContext's identity.
+		p.Eval(`(`+W+`.t.ctx = `+W+`.t.widget.hostContext, bridge.sendHostContextChange({theme: "dark"}), new Promise(r => setTimeout(r, 200)))`, nil)
+		var same bool
+		p.Eval(W+`.t.ctx === `+W+`.t.widget.hostContext`, &same)
+		eq(t, "hostContext identity kept", same, true)
 	})
 
 	t.Run("state persists per tool call", func(t *testing.T) {
@@ -202,4 +207,29 @@ func TestMCPStatePersistsAcrossReload(t *testing.T) {
 	var st map[string]any
 	p.Eval(W+`.t.run(async w => (await w.ready(), w.state))`, &st)
 	eq(t, "state after reload", st["ok"], map[string]any{"count": 5})
+}
+
+// TestStateFromToolResult: a server that sends a previous state in the tool
+// result's _meta["openai/widgetState"] gives the widget its state on both
+// hosts, unless a saved state exists.
+func TestStateFromToolResult(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	withState := map[string]any{"content": []any{}, "structuredContent": map[string]any{"temp": 3}, "_meta": map[string]any{"openai/widgetState": map[string]any{"page": 2}}}
+
+	p := open(t, srv, "/mcp-host", "/w/openai", map[string]any{"result": withState})
+	p.Wait(W + `.document.getElementById("app").dataset.state == '{"page":2}'`)
+	var ws any
+	p.Eval(W+`.openai.widgetState`, &ws)
+	eq(t, "window.openai.widgetState", ws, map[string]any{"page": 2})
+
+	c := open(t, srv, "/chatgpt-host", "/w/api?host=chatgpt", map[string]any{"toolOutput": map[string]any{"temp": 3}, "toolResponseMetadata": withState["_meta"]})
+	c.Wait(W + `.t`)
+	eq(t, "state on ChatGPT", c.run(`w => w.getState()`)["ok"], map[string]any{"page": 2})
+
+	saved := open(t, srv, "/chatgpt-host", "/w/api?host=chatgpt", map[string]any{"widgetState": map[string]any{"page": 5}, "toolResponseMetadata": withState["_meta"]})
+	saved.Wait(W + `.t`)
+	eq(t, "a saved state wins", saved.run(`w => w.getState()`)["ok"], map[string]any{"page": 5})
+	p.NoErrors()
+	c.NoErrors()
 }

@@ -12,11 +12,11 @@ func rawSession(t *testing.T) *page {
 	srv := serve(t)
 	p := open(t, srv, "/raw-host", "/w/api", nil)
 	p.Wait(W + `.t`)
-	p.Eval(W+`.t.widget.configure({timeout: 300})`, nil)
-	p.Eval(W+`.t.widget.toolInput`, nil) // first use starts the lazy handshake
+	p.Eval(W+`.t.widget.ready().catch(() => {}), 0`, nil) // first use starts the handshake at once
 	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
 	p.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {serverTools: {}}, hostContext: {theme: "light"}})`, nil)
 	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
+	p.Eval(W+`.t.widget.configure({timeout: 300})`, nil) // after the handshake, which a busy machine may delay
 	return p
 }
 
@@ -97,18 +97,27 @@ func TestBridgeUnits(t *testing.T) {
 	})
 }
 
-// TestLazyHandshake: importing the bridge sends nothing until first use.
-func TestLazyHandshake(t *testing.T) {
+// TestSessionAtLoad: a widget that never calls the API still starts the
+// session after the adopt wait, and an App-class widget's own handshake is
+// adopted (no second ui/initialize) when the host answers it within that wait.
+func TestSessionAtLoad(t *testing.T) {
 	t.Parallel()
 	srv := serve(t)
-	p := open(t, srv, "/raw-host", "/w/openai", nil)
-	p.Wait(W + `.t`)
-	// The openai widget touched window.openai, so exactly one handshake starts.
+	p := open(t, srv, "/raw-host", "/w/static", nil)
 	p.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
-	p2 := open(t, srv, "/raw-host", "/w/appclass", nil)
-	p2.Wait(`rawLog.some(m => m.method == "ui/initialize")`)
+	p.Eval(`reply("ui/initialize", {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}})`, nil)
+	p.Wait(`rawLog.some(m => m.method == "ui/notifications/size-changed")`)
+	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
+
+	// The host answers App's handshake at once (from the page, so a busy
+	// test machine cannot delay it past adoptWait).
+	p2 := &page{shared.Page(t)}
+	p2.Navigate(srv.URL + "/raw-host")
+	p2.Eval(`(autoInit = {protocolVersion: "2026-01-26", hostInfo: {name: "raw", version: "0"}, hostCapabilities: {}, hostContext: {}}, startHost("/w/appclass"), 0)`, nil)
+	p2.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)
 	p2.Eval(`new Promise(r => setTimeout(r, 600))`, nil) // longer than adoptWait
 	var ids []any
 	p2.Eval(`rawLog.filter(m => m.method == "ui/initialize").map(m => m.id)`, &ids)
 	eq(t, "only App's numeric-id handshake", ids, []any{0})
+	p.NoErrors()
 }

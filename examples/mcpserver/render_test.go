@@ -171,6 +171,10 @@ func TestToolResultsRender(t *testing.T) {
 			p.Wait(`hostLog.some(e => e.t == "initialized")`)
 			waitText(p, want)
 			p.Wait(`hostLog.some(e => e.t == "size" && e.p.height > 0)`)
+			readable(p, want, "light")
+			p.Eval(`setTheme("dark")`, nil)
+			p.Wait(browsertest.W + `.document.documentElement.dataset.theme == "dark"`)
+			readable(p, want, "dark (host variables)")
 			if c.refresh != "" {
 				p.Eval(browsertest.W+`.document.querySelector(`+browsertest.JS(c.refresh)+`).click()`, nil)
 				p.Wait(`hostLog.some(e => e.t == "calltool")`)
@@ -188,11 +192,12 @@ func TestToolResultsRender(t *testing.T) {
 		t.Run(c.tool+"/chatgpt", func(t *testing.T) {
 			t.Parallel()
 			p := browser.NewPage(t)
-			globals := map[string]any{"toolInput": c.input, "toolOutput": sc, "toolResponseMetadata": result["_meta"]}
+			globals := map[string]any{"toolInput": c.input, "toolOutput": sc, "toolResponseMetadata": result["_meta"], "theme": "dark"}
 			p.OpenHost(host.URL+browsertest.ChatGPTHostPath, oaPath+"?"+browsertest.ChatGPTQuery, globals)
 			p.Wait(browsertest.W + `.openai && ` + browsertest.W + `.document.readyState == "complete"`)
 			waitText(p, want)
 			p.Wait(`chatgptHost.log.some(e => e.t == "notifyIntrinsicHeight" && e.p > 0)`)
+			readable(p, want, "dark (no host variables)")
 			p.NoErrors()
 		})
 	}
@@ -230,6 +235,21 @@ func readWidget(t *testing.T, ctx context.Context, cs *mcp.ClientSession, uri, m
 		t.Fatalf("resources/read %s: _meta.ui.csp %s: %v", uri, raw, err)
 	}
 	return rc.Text, pol.Header()
+}
+
+// minContrast is the WCAG contrast ratio every rendered text must reach in
+// both themes (3:1, AA for large text and UI components).
+const minContrast = 3
+
+// readable fails the test unless each selector's text contrasts enough with
+// its background.
+func readable(p *browsertest.Page, want map[string]string, theme string) {
+	p.T.Helper()
+	for sel := range want {
+		if r := p.Contrast(browsertest.W, sel); r < minContrast {
+			p.T.Errorf("%s in %s theme: contrast %.2f:1, want at least %d:1", sel, theme, r, minContrast)
+		}
+	}
 }
 
 // waitText waits until every selector inside the widget has its text.

@@ -127,7 +127,7 @@ func LoadHosts() (*Hosts, error) {
 		return nil, err
 	}
 	h := &Hosts{dir: dir, mcpHost: js, files: map[string][]byte{}}
-	for _, name := range []string{"chatgpt-host.html", "raw-host.html", "chatgpt.js"} {
+	for _, name := range []string{"chatgpt-host.html", "raw-host.html", "chatgpt.js", "sandbox-proxy.html"} {
 		if h.files[name], err = os.ReadFile(filepath.Join(dir, name)); err != nil {
 			return nil, fmt.Errorf("host page: %w", err)
 		}
@@ -201,6 +201,19 @@ func (h *Hosts) Handler() http.Handler {
 	mux.Handle("GET "+RawHostPath, static("raw-host.html", "text/html; charset=utf-8"))
 	mux.Handle("GET "+ChatGPTScriptPath, static("chatgpt.js", "text/javascript"))
 	return mux
+}
+
+// SandboxProxy serves the double-iframe sandbox proxy page (mcp-apps.md
+// §6.1) under csp, the widget's Content-Security-Policy, which the inner
+// document the proxy writes inherits. The MCP host page uses it when started
+// with {proxy: <URL of this handler>}. Mount it on the widgets' origin.
+func (h *Hosts) SandboxProxy(csp string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Security-Policy", csp)
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Cache-Control", "no-store")
+		_, _ = w.Write(h.files["sandbox-proxy.html"])
+	})
 }
 
 // InjectChatGPT returns doc with the window.openai script tag inserted right

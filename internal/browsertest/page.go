@@ -158,3 +158,33 @@ func JS(v any) string {
 	}
 	return string(b)
 }
+
+// Contrast returns the WCAG contrast ratio between the text colour of the
+// first element matching selector inside the window win (a JS expression)
+// and the background it is drawn on: the nearest opaque background up the
+// tree, else the document's Canvas colour under its color-scheme.
+func (p *Page) Contrast(win, selector string) float64 {
+	p.T.Helper()
+	var r float64
+	p.Eval(`((w, sel) => {
+		const el = w.document.querySelector(sel);
+		if (!el) return 0;
+		const parse = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+		const lum = ([r, g, b]) => [r, g, b].map((v) => (v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+		let bg;
+		for (let e = el; e && !bg; e = e.parentElement) {
+			const c = parse(w.getComputedStyle(e).backgroundColor);
+			if (c.length == 3 || c[3] > 0) bg = c;
+		}
+		if (!bg) {
+			const probe = w.document.createElement("div");
+			probe.style.background = "Canvas";
+			w.document.body.append(probe);
+			bg = parse(w.getComputedStyle(probe).backgroundColor);
+			probe.remove();
+		}
+		const [a, b] = [lum(parse(w.getComputedStyle(el).color)), lum(bg)].sort((x, y) => y - x);
+		return (a + 0.05) / (b + 0.05);
+	})(`+win+`, `+JS(selector)+`)`, &r)
+	return r
+}

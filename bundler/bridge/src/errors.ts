@@ -14,12 +14,13 @@ export type ErrorCode =
 
 /** The single error type of the bridge. */
 export class WidgetdError extends Error {
+  // "declare": assigned in the constructor, so no class-field code is emitted.
   /** Machine-readable reason. */
-  code: ErrorCode;
+  declare code: ErrorCode;
   /** The feature or JSON-RPC method involved. */
-  feature: string;
+  declare feature: string;
   /** The host's JSON-RPC error object or result, when code is "host". */
-  data?: unknown;
+  declare data?: unknown;
   constructor(code: ErrorCode, feature: string, message: string, data?: unknown) {
     super("widgetd: " + feature + ": " + message);
     this.name = "WidgetdError";

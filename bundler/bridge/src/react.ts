@@ -1,8 +1,9 @@
 // widgetd/react: React hooks over the widgetd bridge. Only bundled when a
 // widget imports "widgetd/react"; `react` resolves from the widget's own
 // node_modules (React 18+, for useSyncExternalStore).
-import { useCallback, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { widget, type DisplayMode } from "./index";
+import { registerTool, type ViewToolConfig, type ViewToolHandler } from "./tools";
 
 type Unsub = () => void;
 const store = <T>(sub: (cb: () => void) => Unsub, get: () => T): T => useSyncExternalStore(sub, get, get);
@@ -45,6 +46,13 @@ export function useWidgetState<T>(initial: T): [T, (s: T | ((prev: T) => T)) => 
     void widget.setState(typeof v == "function" ? (v as (p: T) => T)(prev) : v);
   }, []);
   return [s ?? initial, set];
+}
+
+/** Registers a view tool while the component is mounted (the latest handler runs). */
+export function useViewTool<A = Record<string, unknown>>(name: string, config: ViewToolConfig, handler: ViewToolHandler<A>): void {
+  const latest = useRef(handler);
+  latest.current = handler;
+  useEffect(() => registerTool<A>(name, config, (a) => latest.current(a)), [name]);
 }
 
 /** callTool with loading and error state. */

@@ -4,7 +4,8 @@
 declare module "widgetd" {
   /** Which host the widget runs in. */
   export type Host = "chatgpt" | "mcp-apps" | "standalone";
-  export type DisplayMode = "inline" | "fullscreen" | "pip";
+  /** "modal" is ChatGPT's, host-driven (requestModal in "widgetd/chatgpt"). */
+  export type DisplayMode = "inline" | "fullscreen" | "pip" | "modal";
   /** Features testable with widget.supports(). */
   export type Feature =
     | "callTool" | "sendMessage" | "openLink" | "requestDisplayMode" | "requestClose"
@@ -68,7 +69,9 @@ declare module "widgetd" {
     /** Widget-only _meta of the tool result. */
     readonly toolMeta: Record<string, unknown> | undefined;
     readonly toolResult: CallToolResult | undefined;
+    /** Same object until the context changes. */
     readonly hostContext: HostContext;
+    /** Restored synchronously at import (never null for a saved state). */
     readonly state: any;
     /** Resolves once the host session exists (MCP Apps); immediately elsewhere. */
     ready(): Promise<void>;
@@ -86,7 +89,8 @@ declare module "widgetd" {
     /** The host answers ui/resource-teardown after returned promises settle. */
     onTeardown(cb: (p: Record<string, unknown>) => void | Promise<void>): Unsubscribe;
     callTool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-    sendMessage(text: string | ContentBlock[]): Promise<unknown>;
+    /** Over ui/message; scrollToBottom only matters on window.openai. */
+    sendMessage(text: string | ContentBlock[], options?: { scrollToBottom?: boolean }): Promise<unknown>;
     openLink(url: string): Promise<unknown>;
     requestDisplayMode(mode: DisplayMode): Promise<DisplayMode>;
     requestClose(): Promise<void>;
@@ -114,10 +118,63 @@ declare module "widgetd/react" {
   export function useTheme(): "light" | "dark" | undefined;
   export function useDisplayMode(): [DisplayMode | undefined, (m: DisplayMode) => Promise<DisplayMode>];
   export function useWidgetState<T>(initial: T): [T, (s: T | ((prev: T) => T)) => void];
+  /** Registers a view tool while the component is mounted. */
+  export function useViewTool<A = Record<string, unknown>>(name: string, config: import("widgetd/tools").ViewToolConfig, handler: import("widgetd/tools").ViewToolHandler<A>): void;
   export function useCallTool<R = CallToolResult>(name: string): {
     call: (args?: Record<string, unknown>) => Promise<R | undefined>;
     data: R | undefined;
     error: Error | undefined;
     loading: boolean;
   };
+}
+
+declare module "widgetd/tools" {
+  import type { CallToolResult } from "widgetd";
+  /** How a view tool describes itself in tools/list. */
+  export interface ViewToolConfig {
+    title?: string;
+    description?: string;
+    /** JSON Schema of the arguments (default: any object). */
+    inputSchema?: Record<string, unknown>;
+    outputSchema?: Record<string, unknown>;
+    annotations?: Record<string, unknown>;
+    _meta?: Record<string, unknown>;
+  }
+  /** What a view tool returns. */
+  export type ViewToolResult = CallToolResult;
+  /** Runs a view tool with the host's arguments. */
+  export type ViewToolHandler<A = Record<string, unknown>> = (args: A) => ViewToolResult | Promise<ViewToolResult>;
+  /** Registers (or replaces) a tool the host can list and call; returns its removal. Register while the widget loads. */
+  export function registerTool<A = Record<string, unknown>>(name: string, config: ViewToolConfig, handler: ViewToolHandler<A>): () => void;
+  /** The names of the registered view tools. */
+  export function registeredTools(): string[];
+}
+
+declare module "widgetd/chatgpt" {
+  import type { DisplayMode } from "widgetd";
+  /** A file the user picked or the widget uploaded. */
+  export interface FileRef { fileId: string; fileName?: string; mimeType?: string }
+  /** ChatGPT's view global: the display mode and, in a modal, its params. */
+  export interface View { mode: DisplayMode; params?: Record<string, unknown> }
+  export interface ModalOptions {
+    params?: Record<string, unknown>;
+    /** A registered template URI; omit it for the current template. */
+    template?: string;
+    title?: string;
+    anchor?: { top?: number; left?: number; width?: number; height?: number };
+  }
+  export type Extra =
+    | "selectFiles" | "uploadFile" | "getFileDownloadUrl" | "requestModal" | "requestClose"
+    | "setOpenInAppUrl" | "requestCheckout" | "sendFollowUpMessage";
+  /** Whether the host offers an extra. Every call below rejects with WidgetdError "unsupported" when it does not. */
+  export function has(extra: Extra): boolean;
+  export function selectFiles(): Promise<FileRef[]>;
+  export function uploadFile(file: File, options?: { library?: boolean }): Promise<FileRef>;
+  export function getFileDownloadUrl(fileId: string): Promise<{ downloadUrl: string }>;
+  export function requestModal(options?: ModalOptions): Promise<void>;
+  export function requestClose(): Promise<void>;
+  export function setOpenInAppUrl(href: string): Promise<void>;
+  export function requestCheckout<O = Record<string, unknown>>(session: Record<string, unknown>): Promise<O>;
+  export function sendFollowUpMessage(prompt: string, options?: { scrollToBottom?: boolean }): Promise<void>;
+  export function view(): View | undefined;
 }

@@ -13,6 +13,7 @@
 // Bundled by `go generate ./devserver` into ../static/hostapp.js.
 import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { hostStyles } from "./styles";
 
 interface PageConfig {
   base: string;
@@ -346,6 +347,7 @@ function previewPage(name: string) {
   function hostContext(): McpUiHostContext {
     return {
       theme: themeSel.value as "light" | "dark",
+      styles: hostStyles(themeSel.value === "dark" ? "dark" : "light"),
       platform: "web",
       displayMode: mode(),
       availableDisplayModes: ["inline", "pip", "fullscreen"],
@@ -359,7 +361,9 @@ function previewPage(name: string) {
     } as McpUiHostContext;
   }
 
-  function openaiGlobals() {
+  // The last globals sent to the ChatGPT emulation, to send only changes.
+  let sentGlobals: Json = {};
+  function openaiGlobals(): Json {
     return {
       toolInput: editors.input.value,
       toolOutput: editors.output.value,
@@ -470,6 +474,7 @@ function previewPage(name: string) {
     const src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
     if (host === "chatgpt") {
       logEntry("host", "window.openai globals", openaiGlobals());
+      sentGlobals = openaiGlobals();
       f.src = src + "#" + encodeURIComponent(JSON.stringify(openaiGlobals()));
       return;
     }
@@ -544,8 +549,13 @@ function previewPage(name: string) {
         bridge.setHostContext(hostContext());
       }
     } else {
+      // Like ChatGPT: only the globals that changed.
       const g = openaiGlobals();
-      const globals = { theme: g.theme, displayMode: g.displayMode, maxHeight: g.maxHeight, locale: g.locale, view: g.view };
+      const next: Json = { theme: g.theme, displayMode: g.displayMode, maxHeight: g.maxHeight, locale: g.locale, view: g.view };
+      const globals: Json = {};
+      for (const k of Object.keys(next)) if (JSON.stringify(next[k]) !== JSON.stringify(sentGlobals[k])) globals[k] = next[k];
+      sentGlobals = next;
+      if (Object.keys(globals).length === 0) return;
       logEntry("out", "openai:set_globals", globals);
       sendOpenAI({ widgetd: "openai-set", globals });
     }

@@ -3,7 +3,14 @@
 // message the widget sends is recorded in window.hostLog for the Go test.
 //
 // startHost(src, data) loads the widget from src. data.input and data.result
-// are sent once the widget is initialized. A tools/call from the widget is
+// are sent once the widget is initialized. With data.openai the host is
+// ChatGPT as of 2026: it answers ui/* AND the widget frame gets window.openai
+// (chatgpt.js, with data.openai as its initial globals; load the widget with
+// ?host=chatgpt). With data.proxy the widget runs behind the double-iframe
+// sandbox proxy (mcp-apps.md §6.1): the outer frame loads data.proxy, and the
+// host sends the widget's HTML in ui/notifications/sandbox-resource-ready.
+// setTheme(theme) changes the theme the way the host would (host context with
+// the spec's style variables, and window.openai's theme where present). A tools/call from the widget is
 // answered by POSTing its params to data.forward (a test endpoint that calls
 // the real MCP server) when set, else with data.tools[name] when given, else
 // with an echo of the call.
@@ -13,9 +20,16 @@ const H = window as any;
 const log: any[] = (H.hostLog = []);
 const rec = (t: string, p?: unknown) => log.push({ t, p: JSON.parse(JSON.stringify(p ?? null)) });
 
-type HostData = { input?: any; result?: any; tools?: Record<string, any>; forward?: string };
+type HostData = { input?: any; result?: any; tools?: Record<string, any>; forward?: string; openai?: any; proxy?: string; context?: any };
+
+// A few of the spec's standard style variables (mcp-apps.md §3.4), per theme.
+const styleVariables: Record<string, Record<string, string>> = {
+  light: { "--color-background-primary": "rgb(250, 250, 250)", "--color-text-primary": "rgb(10, 10, 10)" },
+  dark: { "--color-background-primary": "rgb(20, 20, 20)", "--color-text-primary": "rgb(240, 240, 240)" },
+};
 
 H.startHost = async (src: string, data?: HostData) => {
+  if (data?.openai) H.chatgptHost = { log: [], initial: data.openai, tools: data.tools || {} };
   const iframe = document.createElement("iframe");
   iframe.id = "w";
   iframe.setAttribute("sandbox", "allow-scripts allow-same-origin");
@@ -23,14 +37,15 @@ H.startHost = async (src: string, data?: HostData) => {
   document.body.append(iframe);
   const bridge = new AppBridge(
     null,
-    { name: "test-host", version: "1.0.0" },
+    { name: data?.openai ? "chatgpt" : "test-host", version: "1.0.0" },
     { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} }, downloadFile: {} },
     {
       hostContext: {
         theme: "light", platform: "web", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"],
         containerDimensions: { maxHeight: 600 }, locale: "en-US",
         toolInfo: { id: 7, tool: { name: "show", inputSchema: { type: "object" } } },
-        styles: { variables: { "--color-background-primary": "rgb(250, 250, 250)", "--color-text-primary": "rgb(10, 10, 10)" } as any },
+        styles: { variables: styleVariables.light as any },
+        ...data?.context,
       },
     },
   );
@@ -62,6 +77,36 @@ H.startHost = async (src: string, data?: HostData) => {
     if (data?.input) bridge.sendToolInput({ arguments: data.input });
     if (data?.result) bridge.sendToolResult(data.result);
   };
+  if (data?.proxy) {
+    bridge.onsandboxready = async () => {
+      rec("sandboxready");
+      const r = await fetch(src);
+      await bridge.sendSandboxResourceReady({ html: await r.text() });
+    };
+  }
+  const initialized = new Promise<void>((res) => bridge.addEventListener("initialized", () => res()));
+  // Late tool input (e.g. after user approval) and late results.
+  H.sendInput = async (args: any) => {
+    await initialized;
+    await bridge.sendToolInput({ arguments: args });
+    H.chatgptHost?.set?.({ toolInput: args });
+  };
+  H.sendResult = async (r: any) => {
+    await initialized;
+    await bridge.sendToolResult(r);
+    H.chatgptHost?.set?.({ toolOutput: r.structuredContent ?? null, toolResponseMetadata: r._meta ?? null });
+  };
+  // A tool the view registered, called by the host (tools/call host → view).
+  H.callView = async (name: string, args: any) => {
+    await initialized;
+    const tools = await bridge.listTools({});
+    rec("viewtools", tools.tools.map((t: any) => t.name));
+    return bridge.callTool({ name, arguments: args });
+  };
+  H.setTheme = (theme: "light" | "dark") => {
+    bridge.sendHostContextChange({ theme, styles: { variables: styleVariables[theme] as any } });
+    H.chatgptHost?.set?.({ theme });
+  };
   const transport = new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!);
   await bridge.connect(transport);
   const inner = transport.onmessage!;
@@ -70,5 +115,5 @@ H.startHost = async (src: string, data?: HostData) => {
     inner(m, extra);
   };
   H.bridge = bridge;
-  iframe.src = src;
+  iframe.src = data?.proxy ?? src;
 };

@@ -3,7 +3,7 @@
 import "../widget.css";
 import { createElement as h, StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { useCallTool, useDisplayMode, useTheme, useToolInput, useToolOutput, useWidgetState } from "widgetd/react";
+import { useCallTool, useDisplayMode, useTheme, useToolInput, useToolOutput, useViewTool, useWidgetState } from "widgetd/react";
 
 function App() {
   const input = useToolInput();
@@ -12,6 +12,7 @@ function App() {
   const [mode] = useDisplayMode();
   const [count, setCount] = useWidgetState(0);
   const add = useCallTool("add");
+  useViewTool("read-count", { description: "The counter's value" }, () => ({ content: [{ type: "text", text: String(count) }] }));
   (window as any).t = { setCount, call: add.call };
   return h("div", null,
     h("pre", { id: "input" }, JSON.stringify(input ?? null)),

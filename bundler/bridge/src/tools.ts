@@ -1,0 +1,58 @@
+// widgetd/tools: view tools, tools the widget registers for the host to list
+// and call (tools/list and tools/call from host to view, as ext-apps' App
+// implements them). Only bundled when a widget imports "widgetd/tools".
+// Register tools while the widget loads (before the handshake, which starts
+// cfg.adoptWait after load): ui/initialize then declares appCapabilities.tools.
+import { appCapabilities, notify, viewHandlers } from "./index";
+
+/** A content block of a tool result. */
+export interface ContentBlock { type: string; text?: string; [k: string]: unknown }
+/** What a view tool returns: an MCP CallToolResult. */
+export interface ViewToolResult {
+  content: ContentBlock[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  _meta?: Record<string, unknown>;
+}
+/** How a view tool describes itself in tools/list. */
+export interface ViewToolConfig {
+  title?: string;
+  description?: string;
+  /** JSON Schema of the arguments (default: any object). */
+  inputSchema?: Record<string, unknown>;
+  outputSchema?: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+/** Runs a view tool with the host's arguments. */
+export type ViewToolHandler<A = Record<string, unknown>> = (args: A) => ViewToolResult | Promise<ViewToolResult>;
+
+const tools = new Map<string, [ViewToolConfig, ViewToolHandler<any>]>();
+
+function install() {
+  if (appCapabilities.tools) return;
+  appCapabilities.tools = { listChanged: true };
+  viewHandlers["tools/list"] = () => ({
+    tools: [...tools].map(([name, [c]]) => ({ name, ...c, inputSchema: c.inputSchema || { type: "object" } })),
+  });
+  viewHandlers["tools/call"] = (p) => {
+    const t = tools.get(p.name);
+    if (!t) throw new Error("unknown view tool: " + p.name);
+    return t[1](p.arguments || {});
+  };
+}
+
+/** Registers (or replaces) a view tool; returns a function that removes it. */
+export function registerTool<A = Record<string, unknown>>(name: string, config: ViewToolConfig, handler: ViewToolHandler<A>): () => void {
+  install();
+  tools.set(name, [config, handler]);
+  notify("notifications/tools/list_changed");
+  return () => {
+    if (tools.get(name)?.[1] === handler && tools.delete(name)) notify("notifications/tools/list_changed");
+  };
+}
+
+/** The names of the registered view tools. */
+export function registeredTools(): string[] {
+  return [...tools.keys()];
+}
