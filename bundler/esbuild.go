@@ -127,7 +127,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.plugin()},
+		Plugins:             []api.Plugin{b.plugin(), b.compilerPlugin()},
 	}
 }
 

@@ -175,6 +175,10 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 	if p == "" {
 		return
 	}
+	if b.compilers.usedNode() {
+		_ = os.Remove(p) // no shortcut: Node's inputs are not all in the metafile
+		return
+	}
 	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize}
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {

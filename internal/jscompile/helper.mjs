@@ -265,8 +265,8 @@ async function compileVue(req) {
   } catch (err) {
     throw vueError(err, req.file);
   }
-  if (scoped) code += `_sfc_main.__scopeId = "data-v-${id}";\n`;
-  code += "export default _sfc_main;\n";
+  if (scoped) code += `\n_sfc_main.__scopeId = "data-v-${id}";\n`;
+  code += "\nexport default _sfc_main;\n";
   let css = "";
   for (const style of descriptor.styles) {
     if (style.lang && style.lang !== "css" && style.lang !== "postcss") {
@@ -289,7 +289,8 @@ function vueError(err, file, lineOffset = 0) {
 // ---- Svelte 5 ----
 
 async function compileSvelte(req) {
-  const svelte = await load("svelte/compiler", req.dir, "svelte");
+  const mod = await load("svelte/compiler", req.dir, "svelte");
+  const svelte = mod.compile ? mod : mod.default;
   try {
     const opts = { filename: req.file, generate: "client", dev: false };
     if (/\.svelte\.(js|ts)$/.test(req.file)) {
