@@ -314,6 +314,9 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 		if ce.File != "" && ce.File != file {
 			text += " (in " + displayPath(ce.File) + ")"
 		}
+		if ce.Line == 0 && (ce.File == "" || ce.File == file) {
+			ce.Line, ce.Column = locateQuoted(src, ce.Message)
+		}
 		if ce.Line > 0 && (ce.File == "" || ce.File == file) {
 			loc.Line = ce.Line
 			loc.Column = max(ce.Column-1, 0)
@@ -326,4 +329,23 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 		text = fmt.Sprintf("%s%s: %v", widget, what[op], err)
 	}
 	return api.OnLoadResult{Errors: []api.Message{{Text: text, Location: loc}}}
+}
+
+// quotedName is the `name` a compiler quotes in a message without a position
+// (Tailwind: "Cannot apply unknown utility class `bg-x`").
+var quotedName = regexp.MustCompile("`([^`\n]{1,200})`")
+
+// locateQuoted finds the line and 1-based column of the first name quoted in
+// msg within src, or 0, 0 when there is none or it does not occur.
+func locateQuoted(src []byte, msg string) (line, col int) {
+	m := quotedName.FindStringSubmatch(msg)
+	if m == nil {
+		return 0, 0
+	}
+	for i, l := range strings.Split(string(src), "\n") {
+		if c := strings.Index(l, m[1]); c >= 0 {
+			return i + 1, c + 1
+		}
+	}
+	return 0, 0
 }

@@ -108,9 +108,15 @@ func dependsOn(dir, pkg string) bool {
 	}
 }
 
-// stripJSONC removes // and /* */ comments and trailing commas (outside
+// stripJSONC removes // and /* */ comments, then trailing commas (outside
 // strings), which tsconfig files may contain.
 func stripJSONC(in []byte) []byte {
+	return stripJSON(stripJSON(in, true), false)
+}
+
+// stripJSON copies in without comments (comments true) or without commas
+// that only whitespace separates from a closing } or ] (comments false).
+func stripJSON(in []byte, comments bool) []byte {
 	out := make([]byte, 0, len(in))
 	for i := 0; i < len(in); i++ {
 		ch := in[i]
@@ -128,20 +134,17 @@ func stripJSONC(in []byte) []byte {
 			}
 			out = append(out, in[i:j+1]...)
 			i = j
-		case ch == '/' && i+1 < len(in) && in[i+1] == '/':
-			for i < len(in) && in[i] != '\n' {
+		case comments && ch == '/' && i+1 < len(in) && in[i+1] == '/':
+			for i+1 < len(in) && in[i+1] != '\n' {
 				i++
 			}
-			if i < len(in) {
-				out = append(out, '\n')
-			}
-		case ch == '/' && i+1 < len(in) && in[i+1] == '*':
+		case comments && ch == '/' && i+1 < len(in) && in[i+1] == '*':
 			end := strings.Index(string(in[i+2:]), "*/")
 			if end < 0 {
 				return out
 			}
 			i += end + 3
-		case ch == ',':
+		case !comments && ch == ',':
 			j := i + 1
 			for j < len(in) && strings.ContainsRune(" \t\r\n", rune(in[j])) {
 				j++

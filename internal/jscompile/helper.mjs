@@ -281,9 +281,21 @@ async function compileVue(req) {
 
 function vueError(err, file, lineOffset = 0) {
   if (err instanceof MissingPackage || err instanceof CompileError) return err;
-  const start = err.loc?.start;
-  const message = String(err.message || err).replace(/^\[@vue\/compiler-sfc\] /, "").split("\n")[0];
-  return new CompileError(message, start ? start.line + lineOffset : 0, start ? start.column : 0, file);
+  let message = String(err.message || err).replace(/^\[@?vue\/compiler-sfc\] /, "").split("\n")[0];
+  let line = 0, column = 0;
+  if (err.loc?.start) {
+    line = err.loc.start.line + lineOffset;
+    column = err.loc.start.column;
+  } else {
+    // Babel's parser (script blocks): "Unexpected token (3:11)", file-relative, 0-based column.
+    const m = / \((\d+):(\d+)\)$/.exec(message);
+    if (m) {
+      line = +m[1];
+      column = +m[2] + 1;
+      message = message.slice(0, m.index);
+    }
+  }
+  return new CompileError(message, line, column, file);
 }
 
 // ---- Svelte 5 ----
