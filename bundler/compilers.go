@@ -36,6 +36,7 @@ type compilers struct {
 	ctx     context.Context
 	used    bool                       // a compiler ran in the current build
 	styles  map[string]string          // component path → extracted CSS
+	graphs  map[string]*moduleGraph    // widget name → its local module graph, this build
 	cache   map[string]*compiledOutput // op, file and source hash → output
 	configs map[string]*jsxConfig      // folder → nearest tsconfig/jsconfig JSX settings
 }
@@ -57,7 +58,7 @@ func newCompilers(b *Builder) *compilers {
 func (c *compilers) startBuild(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.ctx, c.used, c.configs = ctx, false, map[string]*jsxConfig{}
+	c.ctx, c.used, c.configs, c.graphs = ctx, false, map[string]*jsxConfig{}, map[string]*moduleGraph{}
 }
 
 // usedNode reports whether the last build ran any npm compiler. Such builds
@@ -80,8 +81,11 @@ func (c *compilers) context() context.Context {
 
 // compilerPlugin compiles .vue, .svelte, Solid .jsx/.tsx and Tailwind or
 // PostCSS stylesheets through the project's own npm compilers.
-func (b *Builder) compilerPlugin() api.Plugin {
-	c := b.compilers
+func (b *Builder) compilerPlugin() api.Plugin { return b.compilers.plugin(true) }
+
+// plugin is the compiler plugin; without stylesheets it serves the module
+// graph pass that finds Tailwind's candidate files.
+func (c *compilers) plugin(stylesheets bool) api.Plugin {
 	return api.Plugin{Name: "widgetd-compilers", Setup: func(pb api.PluginBuild) {
 		// The flags Vue's esm-bundler build expects its bundler to define
 		// (as @vitejs/plugin-vue does); inert for code that is not Vue.
@@ -117,9 +121,11 @@ func (b *Builder) compilerPlugin() api.Plugin {
 			c.mu.Unlock()
 			return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(a.Path)}, nil
 		})
-		pb.OnLoad(api.OnLoadOptions{Filter: `\.css$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			return c.stylesheet(a.Path), nil
-		})
+		if stylesheets {
+			pb.OnLoad(api.OnLoadOptions{Filter: `\.css$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+				return c.stylesheet(a.Path), nil
+			})
+		}
 	}}
 }
 
@@ -206,7 +212,11 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 		op, req["tailwindConfig"] = "postcss", cfg
 	default:
 		op = "tailwind"
-		req["sourceDirs"] = c.tailwindSources(file)
+		files, err := c.tailwindCandidateFiles(file)
+		if err != nil {
+			return c.failure(op, file, src, err)
+		}
+		req["files"] = files
 	}
 	var out struct {
 		CSS string `json:"css"`
@@ -221,16 +231,6 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 }
 
 var tailwindConfigs = []string{"tailwind.config.js", "tailwind.config.cjs", "tailwind.config.mjs", "tailwind.config.ts"}
-
-// tailwindSources are the folders Tailwind scans for candidates when the
-// stylesheet names no source(): the widget folder that holds it, or, for a
-// stylesheet shared by widgets, its own folder and the widgets below it.
-func (c *compilers) tailwindSources(file string) []string {
-	if w := c.b.widgetOf(file); w != nil {
-		return []string{w.Dir}
-	}
-	return []string{filepath.Dir(file)}
-}
 
 // widgetOf returns the widget whose folder holds file, or nil.
 func (b *Builder) widgetOf(file string) *widget {

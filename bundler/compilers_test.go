@@ -263,3 +263,36 @@ func TestStripJSONC(t *testing.T) {
 		}
 	}
 }
+
+// Tailwind's candidates come from the widget's module graph (a component
+// shared from outside the widget folder included; a file nothing imports
+// excluded) plus the stylesheet's @source globs.
+func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
+	modules := compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"widgets/w/widget.json":  widgetJSON("main.ts"),
+		"widgets/w/main.ts":      "import \"./app.css\";\nimport { card } from \"../shared/card\";\ndocument.body.innerHTML = `<p class=\"text-lime-300\">${card}</p>`;\n",
+		"widgets/w/app.css":      "@import \"tailwindcss\";\n@source \"../extra/*.html\";\n",
+		"widgets/w/unused.ts":    "export const x = \"text-fuchsia-900\";\n",
+		"widgets/shared/card.ts": "export const card = `<div class=\"bg-amber-200\"></div>`;\n",
+		"widgets/extra/a.html":   "<b class=\"underline-offset-8\"></b>\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	for class, want := range map[string]bool{".text-lime-300{": true, ".bg-amber-200{": true, ".underline-offset-8{": true, ".text-fuchsia-900{": false} {
+		if strings.Contains(html, class) != want {
+			t.Errorf("CSS has %s: %v, want %v", class, !want, want)
+		}
+	}
+}

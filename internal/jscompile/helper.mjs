@@ -134,25 +134,47 @@ async function compileTailwind(req) {
     return { css: req.source, tailwind: false, dependencies: [...root.deps.keys()] };
   }
   let candidates = [];
-  let scanned = [];
+  let scanned = 0;
   if (compiler.features & F.Utilities) {
-    let sources;
-    if (compiler.root === "none") sources = [];
-    else if (compiler.root === null) sources = (req.sourceDirs || [base]).map((b) => ({ base: b, pattern: "**/*", negated: false }));
-    else sources = [{ ...compiler.root, negated: false }];
+    // Auto-detection (no source(…)): the files the Go side found in the
+    // widget's module graph (a folder there means "everything below it").
+    const files = [];
+    let sources = [];
+    if (compiler.root === null) {
+      for (const f of req.files || []) {
+        if (isDir(f)) sources.push({ base: f, pattern: "**/*", negated: false });
+        else files.push(f);
+      }
+    } else if (compiler.root !== "none") {
+      sources.push({ ...compiler.root, negated: false });
+    }
     sources = sources.concat(compiler.sources);
     const scanner = new Scanner({ sources });
-    candidates = scanner.scan();
-    scanned = scanner.files;
-    if (req.extraFiles && req.extraFiles.length) {
-      candidates = candidates.concat(
-        scanner.scanFiles(req.extraFiles.map((file) => ({ file, extension: path.extname(file).slice(1) }))),
-      );
+    candidates = sources.length ? scanner.scan() : [];
+    if (files.length) {
+      candidates = candidates.concat(scanner.scanFiles(files.map((file) => ({ content: readText(file), extension: path.extname(file).slice(1) }))));
     }
+    scanned = scanner.files.length + files.length;
   }
   let css = compiler.build(candidates);
   if (node.optimize) css = node.optimize(css, { minify: false }).code;
-  return { css, tailwind: true, candidates: candidates.length, dependencies: [...root.deps.keys()], scanned: scanned.length };
+  return { css, tailwind: true, candidates: candidates.length, dependencies: [...root.deps.keys()], scanned };
+}
+
+function readText(file) {
+  try {
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+function isDir(file) {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function mtime(file) {
