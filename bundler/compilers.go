@@ -142,7 +142,17 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	c.mu.Unlock()
 	if out == nil {
 		out = &compiledOutput{}
-		req := map[string]string{"dir": filepath.Dir(file), "file": file, "source": string(src), "scopeId": scopeID(c.b.relPath(file))}
+		source := string(src)
+		if op == "svelte" && strings.HasSuffix(file, ".svelte.ts") {
+			// Svelte compiles rune modules from JavaScript: strip the types
+			// first, as Vite's Svelte plugin does.
+			r := api.Transform(source, api.TransformOptions{Loader: api.LoaderTS, Target: api.ESNext, Sourcefile: c.b.relPath(file)})
+			if len(r.Errors) > 0 {
+				return api.OnLoadResult{Errors: r.Errors}
+			}
+			source = string(r.Code)
+		}
+		req := map[string]string{"dir": filepath.Dir(file), "file": file, "source": source, "scopeId": scopeID(c.b.relPath(file))}
 		if err := c.node.Call(c.context(), op, req, out); err != nil {
 			return c.failure(op, file, src, err)
 		}

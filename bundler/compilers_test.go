@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -294,5 +295,48 @@ func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
 		if strings.Contains(html, class) != want {
 			t.Errorf("CSS has %s: %v, want %v", class, !want, want)
 		}
+	}
+}
+
+// The less common shapes compile too: an Options API .vue component with
+// scoped style, a Svelte rune module in TypeScript, Preact selected by a
+// jsconfig.json (esbuild's own JSX, no Node).
+func TestComponentShapes(t *testing.T) {
+	modules := compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"widgets/o/widget.json":   widgetJSON("main.ts"),
+		"widgets/o/main.ts":       "import { createApp } from \"vue\";\nimport A from \"./A.vue\";\ncreateApp(A).mount(\"#root\");\n",
+		"widgets/o/A.vue":         "<script lang=\"ts\">\nexport default { data() { return { n: 41 as number } } }\n</script>\n<template><p class=\"opt\">Options {{ n + 1 }}</p></template>\n<style scoped>.opt { color: rgb(1, 2, 3) }</style>\n",
+		"widgets/m/widget.json":   widgetJSON("main.ts"),
+		"widgets/m/main.ts":       "import { counter } from \"./c.svelte.ts\";\nconsole.log(counter.n);\n",
+		"widgets/m/c.svelte.ts":   "export const counter = $state({ n: 12345 as number });\n",
+		"widgets/p/widget.json":   widgetJSON("main.jsx"),
+		"widgets/p/jsconfig.json": `{"compilerOptions": {"jsx": "react-jsx", "jsxImportSource": "preact"}}`,
+		"widgets/p/main.jsx":      "import { render } from \"preact\";\nrender(<b>hi</b>, document.body);\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := map[string]string{}
+	for _, w := range out.Manifest.Widgets {
+		html[w.Name] = string(out.Files[w.HTML])
+	}
+	if !regexp.MustCompile(`\.opt\[data-v-[0-9a-f]{8}\]\{color:#010203\}`).MatchString(html["o"]) || !strings.Contains(html["o"], "Options ") {
+		t.Errorf("Options API component: no scoped style or template in the output")
+	}
+	if !strings.Contains(html["m"], "12345") || strings.Contains(html["m"], "$state({") {
+		t.Errorf("rune module not compiled by Svelte")
+	}
+	if strings.Contains(html["p"], "react") {
+		t.Errorf("jsconfig.json's jsxImportSource preact ignored: output mentions react")
 	}
 }
