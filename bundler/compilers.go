@@ -309,9 +309,13 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	} else if p := findUp(filepath.Dir(file), c.b.root, "package.json"); p != "" {
 		installDir = filepath.Dir(p)
 	}
-	install := fmt.Sprintf("run `npm install -D %s` in %s", installHint[op], displayPath(installDir)+string(filepath.Separator))
 	var ce *jscompile.CompileError
 	var mp *jscompile.MissingPackageError
+	hint := installHint[op]
+	if errors.As(err, &mp) && !strings.Contains(" "+hint+" ", " "+mp.Package+" ") && !strings.HasPrefix(hint, mp.Package+"@") {
+		hint = mp.Package // e.g. a Tailwind @plugin or a PostCSS plugin
+	}
+	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, displayPath(installDir)+string(filepath.Separator))
 	var text string
 	loc := &api.Location{File: rel}
 	switch {

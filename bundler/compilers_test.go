@@ -340,3 +340,21 @@ func TestComponentShapes(t *testing.T) {
 		t.Errorf("jsconfig.json's jsxImportSource preact ignored: output mentions react")
 	}
 }
+
+// A Tailwind @plugin that is not installed names that package, not Tailwind.
+func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
+	modules := compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"package.json":          `{"private": true}`,
+		"widgets/w/widget.json": widgetJSON("main.ts"),
+		"widgets/w/main.ts":     "import \"./app.css\";\n",
+		"widgets/w/app.css":     "@import \"tailwindcss\";\n@plugin \"@tailwindcss/not-installed\";\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := assembleProject(t, root)
+	if err == nil || !strings.Contains(err.Error(), "run `npm install -D @tailwindcss/not-installed` in "+root+string(filepath.Separator)) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -196,6 +196,9 @@ function depsChanged(deps) {
 // position in the stylesheet when the compiler gave one.
 function cssError(err, req) {
   if (err instanceof MissingPackage) return err;
+  // An @import/@plugin of a package that is not installed.
+  const missing = /Can't resolve '((?:@[^/'.][^/']*\/)?[^/'.][^/']*)[^']*'/.exec(String(err.message));
+  if (missing) return new MissingPackage(missing[1], req.dir);
   const line = err.line ?? err.source?.start?.line ?? 0;
   const column = err.column ?? err.source?.start?.column ?? 0;
   return new CompileError(err.reason || err.message || String(err), line, column, err.file || req.file);
