@@ -32,13 +32,16 @@ type compilers struct {
 	b    *Builder
 	node *jscompile.Helper
 
-	mu      sync.Mutex
-	ctx     context.Context
-	used    bool                       // a compiler ran in the current build
-	styles  map[string]string          // component path → extracted CSS
-	graphs  map[string]*moduleGraph    // widget name → its local module graph, this build
-	cache   map[string]*compiledOutput // op, file and source hash → output
-	configs map[string]*jsxConfig      // folder → nearest tsconfig/jsconfig JSX settings
+	mu     sync.Mutex
+	ctx    context.Context
+	used   bool                    // a compiler ran in the current build
+	styles map[string]string       // component path → extracted CSS
+	graphs map[string]*moduleGraph // widget name → its local module graph, this build
+
+	graphCtx map[string]api.BuildContext // widget name → esbuild context of its graph pass
+	graphSet string                      // the widget set graphCtx was made for
+	cache    map[string]*compiledOutput  // op, file and source hash → output
+	configs  map[string]*jsxConfig       // folder → nearest tsconfig/jsconfig JSX settings
 }
 
 // compiledOutput is what a component compiler returns.
@@ -70,7 +73,12 @@ func (c *compilers) usedNode() bool {
 	return c.used
 }
 
-func (c *compilers) close() { c.node.Close() }
+func (c *compilers) close() {
+	c.node.Close()
+	c.mu.Lock()
+	c.disposeGraphsLocked()
+	c.mu.Unlock()
+}
 
 func (c *compilers) context() context.Context {
 	c.mu.Lock()

@@ -80,7 +80,11 @@ func (c *compilers) scanGraph(w *widget) ([]string, error) {
 	}
 	opts.Loader = loaders
 	opts.Plugins = []api.Plugin{b.plugin(), c.plugin(false)}
-	r := api.Build(opts)
+	ctx, err := c.graphContext(w.Config.Name, opts)
+	if err != nil {
+		return nil, err
+	}
+	r := ctx.Rebuild()
 	if len(r.Errors) > 0 {
 		// The main pass reports the same problem at its place; Tailwind
 		// falls back to the widget folder meanwhile.
@@ -102,4 +106,35 @@ func (c *compilers) scanGraph(w *widget) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// graphContext returns the widget's esbuild context for the module graph
+// pass, kept for the life of the Builder (a dev rebuild re-reads only what
+// changed); contexts made for another set of widgets are dropped.
+func (c *compilers) graphContext(name string, opts api.BuildOptions) (api.BuildContext, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.graphSet != c.b.esbNames {
+		c.disposeGraphsLocked()
+		c.graphSet = c.b.esbNames
+	}
+	if ctx := c.graphCtx[name]; ctx != nil {
+		return ctx, nil
+	}
+	ctx, cerr := api.Context(opts)
+	if cerr != nil {
+		return nil, fmt.Errorf("module graph of widget %q: %v", name, cerr)
+	}
+	if c.graphCtx == nil {
+		c.graphCtx = map[string]api.BuildContext{}
+	}
+	c.graphCtx[name] = ctx
+	return ctx, nil
+}
+
+func (c *compilers) disposeGraphsLocked() {
+	for _, ctx := range c.graphCtx {
+		ctx.Dispose()
+	}
+	c.graphCtx = nil
 }

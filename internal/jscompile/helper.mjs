@@ -156,8 +156,16 @@ async function compileTailwind(req) {
     }
     scanned = scanner.files.length + files.length;
   }
+  // Same compiler, same candidates: same CSS (dev rebuilds after an edit
+  // that adds no class skip build and optimize).
+  const key = candidates.length + "\0" + candidates.join("\0");
+  if (root.key === key) {
+    return { css: root.css, tailwind: true, candidates: candidates.length, dependencies: [...root.deps.keys()], scanned };
+  }
   let css = compiler.build(candidates);
   if (node.optimize) css = node.optimize(css, { minify: false }).code;
+  root.key = key;
+  root.css = css;
   return { css, tailwind: true, candidates: candidates.length, dependencies: [...root.deps.keys()], scanned };
 }
 
