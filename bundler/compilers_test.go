@@ -358,3 +358,39 @@ func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// Tailwind v3 without a postcss.config: the @tailwind directives and the
+// nearest tailwind.config.js are enough (content globs relative to the
+// project root, as with Vite run from there).
+func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
+	modules, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "tailwind3", "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(modules, "tailwindcss", "package.json")); err != nil {
+		t.Fatalf("npm packages missing; run `npm ci` in %s", filepath.Dir(modules))
+	}
+	compilerModules(t) // Node present
+	root := writeProject(t, map[string]string{
+		"tailwind.config.js":    "module.exports = { content: [\"./widgets/**/*.ts\"], theme: { extend: { colors: { ocean: \"#1d4e89\" } } } };\n",
+		"widgets/w/widget.json": widgetJSON("main.ts"),
+		"widgets/w/main.ts":     "import \"./s.css\";\ndocument.body.innerHTML = `<p class=\"text-ocean\">x</p>`;\n",
+		"widgets/w/s.css":       "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	if !strings.Contains(html, ".text-ocean{") || strings.Contains(html, "@tailwind") {
+		t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
+	}
+}
