@@ -305,6 +305,9 @@ async function compileVue(req) {
     if (style.lang && style.lang !== "css" && style.lang !== "postcss") {
       throw new CompileError(`<style lang="${style.lang}"> is not supported; use plain CSS (or a .css file through PostCSS)`, style.loc.start.line, 1, req.file);
     }
+    if (style.module) {
+      throw new CompileError("<style module> is not supported; use <style scoped>, or import a .module.css file from the script", style.loc.start.line, 1, req.file);
+    }
     const res = sfc.compileStyle({ source: style.content, filename: req.file, id: `data-v-${id}`, scoped: style.scoped, isProd: true });
     if (res.errors.length) throw vueError(res.errors[0], req.file, style.loc.start.line - 1);
     css += res.code + "\n";
