@@ -194,11 +194,13 @@ func (h *Helper) start(ctx context.Context) (*process, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer respW.Close()
 	cmd.ExtraFiles = []*os.File{respW}
 	p := &process{cmd: cmd, stdin: stdin, pending: map[uint64]chan response{}, dead: make(chan struct{}), stderr: &tailBuffer{max: stderrKeep}}
 	cmd.Stdout, cmd.Stderr = p.stderr, p.stderr
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	// Only the child may hold the write end: the reader sees EOF when it dies.
+	respW.Close()
+	if err != nil {
 		respR.Close()
 		return nil, fmt.Errorf("start node helper: %w", err)
 	}

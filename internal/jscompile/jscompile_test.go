@@ -165,3 +165,24 @@ func TestClosedHelperRefuses(t *testing.T) {
 		t.Fatal("call after Close succeeded")
 	}
 }
+
+// A context that ends while Node is still starting stops the start-up
+// without waiting for it.
+func TestContextEndsDuringStartup(t *testing.T) {
+	h := testHelper(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- h.Call(ctx, "ping", nil, nil) }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("err = %v, want the context's deadline", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("start-up did not stop when its context ended")
+	}
+	if err := h.Call(context.Background(), "ping", nil, nil); err != nil {
+		t.Fatalf("next call: %v", err)
+	}
+}
