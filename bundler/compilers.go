@@ -151,16 +151,19 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	if out == nil {
 		out = &compiledOutput{}
 		source := string(src)
-		if op == "svelte" && strings.HasSuffix(file, ".svelte.ts") {
-			// Svelte compiles rune modules from JavaScript: strip the types
-			// first, as Vite's Svelte plugin does.
-			r := api.Transform(source, api.TransformOptions{Loader: api.LoaderTS, Target: api.ESNext, Sourcefile: c.b.relPath(file)})
+		req := map[string]string{"dir": filepath.Dir(file), "file": file, "scopeId": scopeID(c.b.relPath(file))}
+		if loader, ok := typesToStrip(op, file); ok {
+			// Svelte compiles rune modules from JavaScript, and Solid's
+			// preset wants JSX without types: esbuild strips the types
+			// first (keeping JSX), so @babel/preset-typescript is not needed
+			// and syntax errors come with esbuild's exact positions.
+			r := api.Transform(source, api.TransformOptions{Loader: loader, JSX: api.JSXPreserve, Target: api.ESNext, Sourcefile: c.b.relPath(file)})
 			if len(r.Errors) > 0 {
 				return api.OnLoadResult{Errors: r.Errors}
 			}
-			source = string(r.Code)
+			source, req["stripped"] = string(r.Code), "1"
 		}
-		req := map[string]string{"dir": filepath.Dir(file), "file": file, "source": source, "scopeId": scopeID(c.b.relPath(file))}
+		req["source"] = source
 		if err := c.node.Call(c.context(), op, req, out); err != nil {
 			return c.failure(op, file, src, err)
 		}
@@ -186,6 +189,18 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 		loader = api.LoaderTS
 	}
 	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file)}
+}
+
+// typesToStrip returns the esbuild loader that strips a file's TypeScript
+// before its compiler sees it, and whether it needs that.
+func typesToStrip(op, file string) (api.Loader, bool) {
+	switch {
+	case op == "svelte" && strings.HasSuffix(file, ".svelte.ts"):
+		return api.LoaderTS, true
+	case op == "solid" && strings.HasSuffix(file, ".tsx"):
+		return api.LoaderTSX, true
+	}
+	return api.LoaderNone, false
 }
 
 // scopeID is the stable id a Vue component's scoped styles use: the first 8
@@ -289,7 +304,7 @@ func findUp(dir, root string, names ...string) string {
 var installHint = map[string]string{
 	"vue":       "vue",
 	"svelte":    "svelte",
-	"solid":     "solid-js babel-preset-solid @babel/core @babel/preset-typescript",
+	"solid":     "babel-preset-solid @babel/core",
 	"tailwind":  "tailwindcss @tailwindcss/node @tailwindcss/oxide",
 	"tailwind3": "tailwindcss@3 postcss",
 	"postcss":   "postcss",

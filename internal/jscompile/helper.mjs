@@ -360,7 +360,7 @@ async function compileSolid(req) {
   const babel = await load("@babel/core", req.dir);
   const presetSolid = (await load("babel-preset-solid", req.dir)).default;
   const presets = [[presetSolid, { generate: "dom", hydratable: false }]];
-  if (/\.tsx?$/.test(req.file)) {
+  if (/\.tsx?$/.test(req.file) && !req.stripped) {
     presets.push([(await load("@babel/preset-typescript", req.dir)).default, { isTSX: true, allExtensions: true, onlyRemoveTypeImports: false }]);
   }
   try {
