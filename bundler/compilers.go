@@ -46,9 +46,17 @@ type compilers struct {
 
 // compiledOutput is what a component compiler returns.
 type compiledOutput struct {
-	Code   string `json:"code"`
-	CSS    string `json:"css"`
-	Loader string `json:"loader"`
+	Code     string            `json:"code"`
+	CSS      string            `json:"css"`
+	Loader   string            `json:"loader"`
+	Warnings []compilerWarning `json:"warnings"`
+}
+
+// compilerWarning is a compiler's warning at a 1-based position in the file.
+type compilerWarning struct {
+	Message string `json:"message"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
 }
 
 func newCompilers(b *Builder) *compilers {
@@ -188,7 +196,25 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	if out.Loader == "ts" {
 		loader = api.LoaderTS
 	}
-	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file)}
+	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file), Warnings: warningMessages(c.b.relPath(file), src, out.Warnings)}
+}
+
+// warningMessages turns compiler warnings into esbuild warnings at their
+// place in the source.
+func warningMessages(rel string, src []byte, ws []compilerWarning) []api.Message {
+	if len(ws) == 0 {
+		return nil
+	}
+	lines := strings.Split(string(src), "\n")
+	msgs := make([]api.Message, 0, len(ws))
+	for _, w := range ws {
+		loc := &api.Location{File: rel, Line: w.Line, Column: max(w.Column-1, 0)}
+		if w.Line > 0 && w.Line <= len(lines) {
+			loc.LineText = strings.TrimRight(lines[w.Line-1], "\r")
+		}
+		msgs = append(msgs, api.Message{Text: w.Message, Location: loc})
+	}
+	return msgs
 }
 
 // typesToStrip returns the esbuild loader that strips a file's TypeScript

@@ -394,3 +394,32 @@ func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
 		t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
 	}
 }
+
+// A compiler's warnings (Svelte's a11y checks) become build warnings at
+// their place in the component.
+func TestCompilerWarningsAreBuildWarnings(t *testing.T) {
+	modules := compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"widgets/s/widget.json": widgetJSON("main.ts"),
+		"widgets/s/main.ts":     "import A from \"./A.svelte\";\nconsole.log(A);\n",
+		"widgets/s/A.svelte":    "<p>hi</p>\n<img src=\"a.png\">\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range out.Warnings {
+		if strings.HasSuffix(d.File, filepath.Join("widgets", "s", "A.svelte")) && d.Line == 2 && d.Column == 1 && strings.Contains(d.Message, "a11y_missing_attribute") && d.Warning {
+			return
+		}
+	}
+	t.Fatalf("no a11y warning at A.svelte:2:1 in %v", out.Warnings)
+}

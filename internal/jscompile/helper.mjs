@@ -101,6 +101,11 @@ if (process.env.WIDGETD_JSCOMPILE_TEST === "1") {
   ops.sleep = (req) => new Promise((r) => setTimeout(() => r({ slept: req.ms }), req.ms));
   ops.crash = () => process.exit(7);
   ops.echo = async (req) => ({ source: req.source });
+  ops.busy = async (req) => {
+    const end = Date.now() + req.ms;
+    while (Date.now() < end); // holds the event loop: stdin is not read
+    return {};
+  };
 }
 
 // ---- Tailwind CSS v4, as @tailwindcss/vite does it ----
@@ -346,7 +351,12 @@ async function compileSvelte(req) {
       return { code: res.js.code, css: "", loader: "js" };
     }
     const res = svelte.compile(req.source, { ...opts, css: "external" });
-    return { code: res.js.code, css: res.css ? res.css.code : "", loader: "js" };
+    const warnings = (res.warnings || []).map((w) => ({
+      message: `${w.message.split("\n")[0]} (svelte ${w.code})`,
+      line: w.start ? w.start.line : 0,
+      column: w.start ? w.start.column + 1 : 0,
+    }));
+    return { code: res.js.code, css: res.css ? res.css.code : "", loader: "js", warnings };
   } catch (err) {
     const start = err.start;
     const message = String(err.message || err).split("\n")[0];

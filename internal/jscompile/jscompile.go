@@ -292,16 +292,29 @@ func (p *process) call(ctx context.Context, op string, args any, out any) error 
 		line.WriteByte('}')
 	}
 	line.WriteByte('\n')
-	p.writeMu.Lock()
-	_, werr := p.stdin.Write(line.Bytes())
-	p.writeMu.Unlock()
-	if werr != nil {
-		select {
-		case <-p.dead:
-			return p.err
-		case <-time.After(2 * time.Second):
-			return fmt.Errorf("node helper: write request: %w", werr)
+	// The write blocks while Node, busy, does not read a request larger than
+	// the pipe's buffer; it must not outlive the caller's context.
+	written := make(chan error, 1)
+	go func() {
+		p.writeMu.Lock()
+		_, err := p.stdin.Write(line.Bytes())
+		p.writeMu.Unlock()
+		written <- err
+	}()
+	select {
+	case werr := <-written:
+		if werr != nil {
+			select {
+			case <-p.dead:
+				return p.err
+			case <-time.After(2 * time.Second):
+				return fmt.Errorf("node helper: write request: %w", werr)
+			}
 		}
+	case <-p.dead:
+		return p.err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 	select {
 	case resp := <-ch:

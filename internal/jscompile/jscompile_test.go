@@ -186,3 +186,21 @@ func TestContextEndsDuringStartup(t *testing.T) {
 		t.Fatalf("next call: %v", err)
 	}
 }
+
+// While Node is busy (not reading its stdin), a request larger than the pipe
+// buffer cannot be written; the caller's context still ends the call.
+func TestContextEndsBlockedWrite(t *testing.T) {
+	h := testHelper(t)
+	if err := h.Call(context.Background(), "ping", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	go h.Call(context.Background(), "busy", map[string]int{"ms": 4000}, nil)
+	time.Sleep(300 * time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := h.Call(ctx, "echo", map[string]string{"source": strings.Repeat("x", 4<<20)}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
+		t.Fatalf("err %v after %v, want the deadline within 2s", err, time.Since(start))
+	}
+}
