@@ -423,3 +423,29 @@ func TestCompilerWarningsAreBuildWarnings(t *testing.T) {
 	}
 	t.Fatalf("no a11y warning at A.svelte:2:1 in %v", out.Warnings)
 }
+
+// The repository's own examples (TS, React + CSS modules, an HTML entry)
+// build with no Node on PATH, and the helper never starts.
+func TestExamplesBuildWithoutNode(t *testing.T) {
+	widgets, err := filepath.Abs(filepath.Join("..", "widgets"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(widgets, "node_modules", "react", "package.json")); err != nil {
+		t.Fatalf("example packages missing; run `npm ci` in %s", widgets)
+	}
+	t.Setenv("PATH", t.TempDir())
+	root := t.TempDir()
+	b, err := New(Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Manifest.Widgets) < 3 || b.compilers.node.Started() != 0 || b.compilers.usedNode() {
+		t.Fatalf("%d widgets, Node started %d times", len(out.Manifest.Widgets), b.compilers.node.Started())
+	}
+}
