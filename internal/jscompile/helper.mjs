@@ -49,10 +49,27 @@ async function load(spec, dir, installName = spec) {
   const file = resolveFrom(spec, dir, installName);
   let mod = modules.get(file);
   if (!mod) {
-    mod = import(pathToFileURL(file).href);
+    mod = loadFile(file);
     modules.set(file, mod);
   }
   return mod;
+}
+
+// loadFile requires a CommonJS file (faster than import() of it, which
+// also parses it for named exports) and imports an ES module; either way the
+// result looks like a module namespace: named exports plus default.
+async function loadFile(file) {
+  if (!file.endsWith(".mjs")) {
+    try {
+      const exports = createRequire(file)(file);
+      // Node 22+ requires ES modules too, returning their namespace.
+      if (exports && exports[Symbol.toStringTag] === "Module") return exports;
+      return Object.assign(Object.create(null), exports, { default: exports });
+    } catch (err) {
+      if (!err || (err.code !== "ERR_REQUIRE_ESM" && err.code !== "ERR_REQUIRE_ASYNC_MODULE")) throw err;
+    }
+  }
+  return import(pathToFileURL(file).href);
 }
 
 function resolveFrom(spec, dir, installName) {
