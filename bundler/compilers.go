@@ -286,7 +286,11 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 		}
 		return c.failure(op, file, src, err)
 	}
-	return api.OnLoadResult{Contents: &out.CSS, Loader: api.LoaderCSS, ResolveDir: dir}
+	loader := api.LoaderCSS
+	if strings.HasSuffix(file, ".module.css") {
+		loader = api.LoaderLocalCSS // CSS modules stay CSS modules
+	}
+	return api.OnLoadResult{Contents: &out.CSS, Loader: loader, ResolveDir: dir}
 }
 
 var tailwindConfigs = []string{"tailwind.config.js", "tailwind.config.cjs", "tailwind.config.mjs", "tailwind.config.ts"}

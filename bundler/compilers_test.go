@@ -449,3 +449,42 @@ func TestExamplesBuildWithoutNode(t *testing.T) {
 		t.Fatalf("%d widgets, Node started %d times", len(out.Manifest.Widgets), b.compilers.node.Started())
 	}
 }
+
+// With a postcss.config, a CSS module still goes through PostCSS and stays a
+// CSS module (local class names exported to the script).
+func TestPostCSSKeepsCSSModules(t *testing.T) {
+	modules, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "tailwind3", "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(modules, "postcss", "package.json")); err != nil {
+		t.Fatalf("npm packages missing; run `npm ci` in %s", filepath.Dir(modules))
+	}
+	compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"postcss.config.js":         "module.exports = { plugins: { autoprefixer: {} } };\n",
+		"widgets/w/widget.json":     widgetJSON("main.ts"),
+		"widgets/w/main.ts":         "import styles from \"./card.module.css\";\ndocument.body.className = styles.card;\n",
+		"widgets/w/card.module.css": ".card { user-select: none; color: rgb(9, 8, 7); }\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	local := regexp.MustCompile(`\.([A-Za-z_][\w-]*)\{[^}]*user-select:none;color:#090807`).FindStringSubmatch(html)
+	if local == nil || local[1] == "card" || !strings.Contains(html, `card:"`+local[1]+`"`) {
+		t.Fatalf("CSS module lost its local class name through PostCSS")
+	}
+	if !b.compilers.usedNode() {
+		t.Fatal("postcss.config did not run")
+	}
+}
