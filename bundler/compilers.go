@@ -135,7 +135,10 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			c.mu.Lock()
 			css := c.styles[a.Path]
 			c.mu.Unlock()
-			return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(a.Path)}, nil
+			if !stylesheets {
+				return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(a.Path)}, nil
+			}
+			return c.componentStyle(a.Path, css), nil
 		})
 		if stylesheets {
 			pb.OnLoad(api.OnLoadOptions{Filter: `\.css$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -254,6 +257,31 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	if err != nil {
 		return api.OnLoadResult{}
 	}
+	return c.compileCSS(file, src, false)
+}
+
+// componentStyle runs the CSS a .vue/.svelte file's <style> blocks compiled
+// to through PostCSS or Tailwind when a stylesheet in its folder would be
+// (a postcss.config above it, or Tailwind directives such as @apply with
+// @reference), as Vite does for a component's style blocks.
+func (c *compilers) componentStyle(file, css string) api.OnLoadResult {
+	plain := api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(file)}
+	if css == "" || !inside(c.b.root, file) {
+		return plain
+	}
+	res := c.compileCSS(file, []byte(css), true)
+	if res.Contents == nil && len(res.Errors) == 0 {
+		return plain
+	}
+	res.Loader = api.LoaderCSS
+	return res
+}
+
+// compileCSS compiles one stylesheet's source; file is where it lives (a
+// component for its style blocks, whose positions inside the file are not
+// known: errors then carry no line). An empty result means "plain CSS".
+func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.OnLoadResult {
+	root := c.b.root
 	dir := filepath.Dir(file)
 	postcssConfig := findUp(dir, root, "postcss.config.js", "postcss.config.cjs", "postcss.config.mjs", ".postcssrc.js", ".postcssrc.cjs", ".postcssrc.mjs")
 	var op string
@@ -283,6 +311,9 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	if err := c.node.Call(c.context(), op, req, &out); err != nil {
 		if op == "postcss" && req["tailwindConfig"] != nil {
 			op = "tailwind3"
+		}
+		if inComponent {
+			src = nil // positions are inside the <style> block, not the file
 		}
 		return c.failure(op, file, src, err)
 	}
@@ -384,7 +415,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 		if ce.Line == 0 && (ce.File == "" || ce.File == file) {
 			ce.Line, ce.Column = locateQuoted(src, ce.Message)
 		}
-		if ce.Line > 0 && (ce.File == "" || ce.File == file) {
+		if ce.Line > 0 && src != nil && (ce.File == "" || ce.File == file) {
 			loc.Line = ce.Line
 			loc.Column = max(ce.Column-1, 0)
 			lines := strings.Split(string(src), "\n")

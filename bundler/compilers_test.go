@@ -488,3 +488,31 @@ func TestPostCSSKeepsCSSModules(t *testing.T) {
 		t.Fatal("postcss.config did not run")
 	}
 }
+
+// A Vue component's <style> with Tailwind v4 directives (@reference, @apply)
+// is compiled by Tailwind, as @tailwindcss/vite does for style blocks.
+func TestTailwindInComponentStyle(t *testing.T) {
+	modules := compilerModules(t)
+	root := writeProject(t, map[string]string{
+		"widgets/v/widget.json": widgetJSON("main.ts"),
+		"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport \"./app.css\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
+		"widgets/v/app.css":     "@import \"tailwindcss\";\n@theme { --color-brand: #123456; }\n",
+		"widgets/v/App.vue":     "<template><p class=\"tag\">hi</p></template>\n<style scoped>\n@reference \"./app.css\";\n.tag { @apply text-brand underline; }\n</style>\n",
+	})
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	out, err := b.Assemble(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	if !regexp.MustCompile(`\.tag\[data-v-[0-9a-f]{8}\]\{color:var\(--color-brand[^)]*\);text-decoration-line:underline\}`).MatchString(html) || strings.Contains(html, "@apply") {
+		t.Fatalf("the <style> block's @apply was not compiled by Tailwind")
+	}
+}
