@@ -97,6 +97,7 @@ type Builder struct {
 	cache      *compressCache
 	min        *minify.M
 	mu         sync.Mutex
+	compilers  *compilers // npm compilers in one Node helper, started on first need
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
@@ -133,6 +134,7 @@ func New(opts Options) (*Builder, error) {
 		compressDir = filepath.Join(cacheDir, "compress")
 	}
 	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier()}
+	b.compilers = newCompilers(b)
 	pick := func(flag, file, def string) string {
 		if flag != "" {
 			return flag
@@ -192,10 +194,11 @@ func (b *Builder) OutDir() string { return b.outDir }
 // WidgetsDir returns the resolved widgets folder.
 func (b *Builder) WidgetsDir() string { return b.widgetsDir }
 
-// Close releases the esbuild context.
+// Close releases the esbuild context and stops the Node helper, if one ran.
 func (b *Builder) Close() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.compilers.close()
 	if b.esb != nil {
 		b.esb.Dispose()
 		b.esb = nil
@@ -310,6 +313,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	b.compilers.startBuild(ctx)
 	bundle, warnings, err := b.bundle()
 	if err != nil {
 		return nil, err

@@ -127,7 +127,8 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             []api.Plugin{b.contain.plugin(), b.plugin(), b.vitePlugin()}, // containment first: it checks every file before any plugin loads it
+		// Containment first: it checks every file before any plugin loads it.
+		Plugins: []api.Plugin{b.contain.plugin(), b.plugin(), b.vitePlugin(), b.compilerPlugin()},
 	}
 }
 

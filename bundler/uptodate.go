@@ -180,6 +180,10 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 	if p == "" {
 		return
 	}
+	if b.compilers.usedNode() {
+		_ = os.Remove(p) // no shortcut: Node's inputs are not all in the metafile
+		return
+	}
 	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize, Warnings: warnings}
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {

@@ -1,0 +1,5 @@
+export interface Task {
+  id: number;
+  title: string;
+  done: boolean;
+}

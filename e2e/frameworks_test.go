@@ -1,0 +1,187 @@
+package e2e_test
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/browsertest"
+)
+
+// frameworkCase is one fixture widget compiled by an npm compiler, and what
+// it must render.
+type frameworkCase struct {
+	project, name string
+	// text maps a selector inside the widget to its expected textContent.
+	text map[string]string
+	// style maps "selector|property" to the computed value it must have.
+	style map[string]string
+	// click, when set, is a button whose press must change text to after.
+	click, after, afterSel string
+}
+
+func frameworkCases() []frameworkCase {
+	return []frameworkCase{
+		{project: "frameworks", name: "tw-react",
+			text: map[string]string{"#tw-title": "Tailwind in a widget", "#tw-badge": "v4"},
+			style: map[string]string{
+				"#tw-title|color":             "rgb(10, 125, 69)", // text-brand from @theme
+				"#tw-title|font-weight":       "700",              // font-bold
+				"main|padding-top":            "16px",             // p-4
+				"main|border-top-left-radius": "14px",             // rounded-card from @theme
+				"#tw-badge|background-color":  "rgb(10, 125, 69)", // @utility badge-pill
+			}},
+		{project: "frameworks", name: "vue-card",
+			text:  map[string]string{"#vue-title": "Hello from Vue (0)"},
+			style: map[string]string{"#vue-title|color": "rgb(53, 73, 94)", ".card|border-top-color": "rgb(66, 184, 131)"},
+			click: "#vue-btn", afterSel: "#vue-title", after: "Hello from Vue (1)"},
+		{project: "frameworks", name: "svelte-card",
+			text:  map[string]string{"#svelte-title": "Hello from Svelte"},
+			style: map[string]string{"#svelte-title|color": "rgb(255, 62, 0)"},
+			click: "#svelte-btn", afterSel: "#svelte-btn", after: "Clicked 1, doubled 2"},
+		{project: "frameworks", name: "solid-card",
+			text:  map[string]string{"#solid-title": "Hello from Solid", "li.solid-item:nth-child(2)": "two"},
+			click: "#solid-btn", afterSel: "#solid-btn", after: "Count 1"},
+		{project: "frameworks", name: "preact-card",
+			text:  map[string]string{"#preact-title": "Hello from Preact"},
+			click: "#preact-btn", afterSel: "#preact-btn", after: "n = 2"},
+		{project: "tailwind3", name: "tw3",
+			text:  map[string]string{"#tw3-title": "Tailwind v3 in a widget"},
+			style: map[string]string{"#tw3-title|color": "rgb(29, 78, 137)", "#tw3-title|padding-left": "12px"}},
+	}
+}
+
+// frameworkProject returns a fixture project folder, failing unless its npm
+// packages are installed.
+func frameworkProject(t *testing.T, name string) string {
+	t.Helper()
+	dir := browsertest.RepoPath(t, filepath.Join("e2e", "testdata", name))
+	switch name {
+	case "frameworks":
+		browsertest.RequireNodeModules(t, dir, "react", "tailwindcss", "@tailwindcss/node", "@tailwindcss/oxide", "vue", "svelte", "solid-js", "babel-preset-solid", "@babel/core", "preact")
+	case "tailwind3":
+		browsertest.RequireNodeModules(t, dir, "tailwindcss", "postcss", "autoprefixer")
+	}
+	return dir
+}
+
+// TestFrameworkWidgets builds the framework fixtures with the real pipeline
+// (the npm compilers run in the Node helper), inline and external, and renders
+// each in the real AppBridge host and the ChatGPT host.
+func TestFrameworkWidgets(t *testing.T) {
+	projects := map[string]string{}
+	for _, p := range []string{"frameworks", "tailwind3"} {
+		projects[p] = frameworkProject(t, p)
+	}
+	for _, mode := range []string{"inline", "external"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			docs := map[string][]byte{}
+			widgets := map[string]assets.Widget{}
+			for project, dir := range projects {
+				var public string
+				var ln net.Listener
+				if mode == "external" {
+					var err error
+					if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+						t.Fatal(err)
+					}
+					public = "http://" + ln.Addr().String()
+				}
+				dist := filepath.Join(t.TempDir(), "dist")
+				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+				start := time.Now()
+				res, err := bundler.Build(ctx, bundler.Options{Root: dir, OutDir: dist, PublicURL: public, NoCompress: mode == "inline", NoCache: true})
+				cancel()
+				if err != nil {
+					if ln != nil {
+						ln.Close()
+					}
+					t.Fatalf("%s: %v", project, err)
+				}
+				t.Logf("%s: built %d widgets %s in %v", project, len(res.Manifest.Widgets), mode, time.Since(start).Round(time.Millisecond))
+				reg, err := assets.Load(os.DirFS(dist))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ln != nil {
+					srv := httptest.NewUnstartedServer(reg.Handler())
+					srv.Listener.Close()
+					srv.Listener = ln
+					srv.Start()
+					t.Cleanup(srv.Close)
+				}
+				for _, w := range reg.Manifest().Widgets {
+					if w.Inline != (mode == "inline") {
+						t.Errorf("%s: inline = %v in %s mode", w.Name, w.Inline, mode)
+					}
+					doc, err := os.ReadFile(filepath.Join(dist, w.HTML))
+					if err != nil {
+						t.Fatal(err)
+					}
+					widgets[w.Name], docs[w.Name] = w, doc
+				}
+			}
+			renderFrameworks(t, widgets, docs)
+		})
+	}
+}
+
+func renderFrameworks(t *testing.T, widgets map[string]assets.Widget, docs map[string][]byte) {
+	hosts := shared.Hosts(t)
+	mux := http.NewServeMux()
+	mux.Handle("/", hosts.Handler())
+	for name, w := range widgets {
+		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(docs[name], w.CSP))
+	}
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	result := map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}, "structuredContent": map[string]any{}}
+	for _, fc := range frameworkCases() {
+		if _, ok := widgets[fc.name]; !ok {
+			t.Errorf("build has no %s widget", fc.name)
+			continue
+		}
+		t.Run(fc.name+"/mcp-apps", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+fc.name, map[string]any{"input": map[string]any{}, "result": result})
+			frameworkRendered(p, fc)
+			p.NoErrors()
+		})
+		t.Run(fc.name+"/chatgpt", func(t *testing.T) {
+			t.Parallel()
+			p := shared.Page(t)
+			p.OpenHost(srv.URL+browsertest.ChatGPTHostPath, "/w/"+fc.name+"?"+browsertest.ChatGPTQuery, map[string]any{"toolInput": map[string]any{}, "toolOutput": map[string]any{}}, map[string]any{})
+			p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
+			frameworkRendered(p, fc)
+			p.NoErrors()
+		})
+	}
+}
+
+func frameworkRendered(p *browsertest.Page, fc frameworkCase) {
+	p.T.Helper()
+	for sel, want := range fc.text {
+		p.Wait(W + `.document.querySelector(` + browsertest.JS(sel) + `)?.textContent.trim() == ` + browsertest.JS(want))
+	}
+	for key, want := range fc.style {
+		sel, prop, _ := strings.Cut(key, "|")
+		expr := W + `.getComputedStyle(` + W + `.document.querySelector(` + browsertest.JS(sel) + `)).getPropertyValue(` + browsertest.JS(prop) + `)`
+		if got := p.Str(expr); got != want {
+			p.T.Errorf("%s: computed %s of %s = %q, want %q", fc.name, prop, sel, got, want)
+		}
+	}
+	if fc.click != "" {
+		p.Eval(W+`.document.querySelector(`+browsertest.JS(fc.click)+`).click()`, nil)
+		p.Wait(W + `.document.querySelector(` + browsertest.JS(fc.afterSel) + `)?.textContent.trim() == ` + browsertest.JS(fc.after))
+	}
+}
