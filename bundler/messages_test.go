@@ -30,9 +30,9 @@ func TestAuthorMessages(t *testing.T) {
 			"widgets/w/index.js": `const a = <div/>; console.log(a);`,
 		}, []string{"rename the file to .jsx"}},
 		{"unknown file type", map[string]string{
-			"widgets/w/index.ts": `import t from "./a.vue"; console.log(t);`,
-			"widgets/w/a.vue":    `<template/>`,
-		}, []string{`widgetd cannot bundle ".vue" files`, `"./file.vue?raw"`}},
+			"widgets/w/index.ts": `import t from "./a.hbs"; console.log(t);`,
+			"widgets/w/a.hbs":    `<p>{{name}}</p>`,
+		}, []string{`widgetd cannot bundle ".hbs" files`, `"./file.hbs?raw"`}},
 		{"subpath not exported", map[string]string{
 			"widgets/w/index.ts":                      `import "pkg/x";`,
 			"widgets/w/node_modules/pkg/package.json": `{"name": "pkg", "exports": {".": "./i.js", "./x": {"types": "./x.d.ts"}}}`,
@@ -48,7 +48,7 @@ func TestAuthorMessages(t *testing.T) {
 			"widgets/w/a.css":    `@import "tailwindcss";`,
 			"widgets/w/node_modules/tailwindcss/package.json": `{"name": "tailwindcss", "exports": {".": {"types": "./x.d.ts", "style": "./index.css", "import": "./lib.mjs"}}}`,
 			"widgets/w/node_modules/tailwindcss/index.css":    `@theme { --color-x: red; } @tailwind utilities;`,
-		}, []string{"Tailwind CSS is compiled by its own packages", "`npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in widgets/w"}},
+		}, []string{"Tailwind CSS v4 needs the npm package @tailwindcss/node, which is not installed for this widget", "run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in ./"}},
 		{"missing relative file", map[string]string{
 			"widgets/w/index.ts": `import "./nope.css";`,
 		}, []string{`Could not resolve "./nope.css": no such file`}},

@@ -106,6 +106,11 @@ widget.onToolResult(() => {});
 fetch("https://api.not-declared.example/data").catch(() => {});`,
 		"silent/widget.json": `{}`,
 		"silent/index.ts":    `document.body.textContent = "never talks to the host";`,
+		// A stray CSP <meta> that blocks every script, the bridge's too: the
+		// View never initializes.
+		"blocked/widget.json": `{"entry": "index.html"}`,
+		"blocked/index.html":  `<!doctype html><html><head><meta http-equiv="Content-Security-Policy" content="script-src 'none'"></head><body><p>static</p><script type="module" src="./main.ts"></script></body></html>`,
+		"blocked/main.ts":     `document.body.textContent = "never runs";`,
 	})
 	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, CaseTimeout: 8 * time.Second})
 	if err != nil {
@@ -122,19 +127,23 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 		wantFailure(t, caseByName(t, rep, "throws/none@"+h), "kaboom in the widget")
 		wantFailure(t, caseByName(t, rep, "csp/none@"+h), `CSP violation: connect-src blocked "https://api.not-declared.example/data"`)
 	}
-	// A View that never initializes fails under the MCP Apps host; ChatGPT
-	// has no handshake (window.openai is there from the start).
-	wantFailure(t, caseByName(t, rep, "silent/none@mcp"), "missing handshake: the widget never completed ui/initialize")
-	if c := caseByName(t, rep, "silent/none@chatgpt"); !c.Passed {
-		t.Errorf("%s: %v", c.Name(), c.Failures)
+	// A widget that never calls the API still initializes: the bridge starts
+	// the session at load. One whose scripts never run fails under the MCP
+	// Apps host; ChatGPT has no handshake (window.openai is there from the start).
+	for _, h := range Hosts {
+		if c := caseByName(t, rep, "silent/none@"+h); !c.Passed {
+			t.Errorf("%s: %v", c.Name(), c.Failures)
+		}
 	}
+	wantFailure(t, caseByName(t, rep, "blocked/none@mcp"), "missing handshake: the widget never completed ui/initialize")
+	wantFailure(t, caseByName(t, rep, "blocked/none@chatgpt"), `CSP violation: script-src-elem blocked "inline"`)
 	for _, c := range rep.Cases {
 		if !c.Passed && c.BaselineWritten {
 			t.Errorf("%s failed but wrote a baseline", c.Name())
 		}
 	}
-	if rep.Failed != 7 || rep.Passed != 3 {
-		t.Errorf("passed %d failed %d, want 3 and 7", rep.Passed, rep.Failed)
+	if rep.Failed != 8 || rep.Passed != 4 {
+		t.Errorf("passed %d failed %d, want 4 and 8", rep.Passed, rep.Failed)
 	}
 
 	data, err := rep.JUnit()
@@ -145,7 +154,7 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 10 || doc.Failures != 7 || len(doc.Suites) != 5 {
+	if doc.Tests != 12 || doc.Failures != 8 || len(doc.Suites) != 6 {
 		t.Errorf("JUnit: tests %d failures %d suites %d", doc.Tests, doc.Failures, len(doc.Suites))
 	}
 }
