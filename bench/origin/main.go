@@ -55,6 +55,7 @@ func main() {
 	flag.StringVar(&o.serveEnv, "serve-env", "", "extra environment for widgetd serve, space-separated (e.g. GOGC=400)")
 	flag.StringVar(&o.serveArgs, "serve-args", "", "extra flags for widgetd serve, space-separated")
 	flag.BoolVar(&o.skipNginx, "skip-nginx", false, "benchmark widgetd serve only")
+	flag.BoolVar(&o.tls, "tls", true, "also measure over TLS: HTTP/1.1 (wrk) and HTTP/2 (h2load)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "origin:", err)
@@ -72,6 +73,7 @@ type options struct {
 	serveEnv  string
 	serveArgs string
 	skipNginx bool
+	tls       bool
 }
 
 func run(ctx context.Context, o options) error {
@@ -151,6 +153,9 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("wrk nginx: %w", err)
 		}
 		fmt.Printf("%-6d %-8s %12.0f %10s %8d %7.2fx\n", c, "nginx", n.rps, n.p99, n.errors, w.rps/n.rps)
+	}
+	if o.tls {
+		return runTLS(ctx, o, tmp, bin, dist, asset, size)
 	}
 	return nil
 }
@@ -304,7 +309,7 @@ func startServe(ctx context.Context, bin string, args, env []string) (*exec.Cmd,
 		return nil, "", fmt.Errorf("widgetd serve printed no URL: %w", err)
 	}
 	go io.Copy(io.Discard, out)
-	u := regexp.MustCompile(`http://[0-9.:]+`).FindString(line)
+	u := regexp.MustCompile(`https?://[0-9.:]+`).FindString(line)
 	if u == "" {
 		stopProc(c)
 		return nil, "", fmt.Errorf("widgetd serve: no URL in %q", line)

@@ -42,6 +42,18 @@ func (e exchange) String() string {
 	return fmt.Sprintf("%d responses:\n%s\nthen %s", len(e.responses), strings.Join(e.responses, "\n"), e.end)
 }
 
+// summary is the statuses and the end, for the abuse table (go test -v).
+func (e exchange) summary() string {
+	var codes []string
+	for _, r := range e.responses {
+		codes = append(codes, strings.SplitN(r, "\n", 2)[0])
+	}
+	if len(codes) == 0 {
+		codes = []string{"no response"}
+	}
+	return strings.Join(codes, ", ") + ", then " + e.end
+}
+
 // converse sends raw on a fresh connection (half-closing the client side
 // after it unless keepOpen), reads everything the server sends until it
 // closes or wait passes, and returns what was seen.
@@ -148,6 +160,7 @@ func TestAbuseMatchesNetHTTP(t *testing.T) {
 			if got.String() != want.String() {
 				t.Errorf("fast engine:\n%s\nnet/http:\n%s", got, want)
 			}
+			t.Logf("| %s | %s | %s |", tc.name, got.summary(), want.summary())
 			if want.end == "timeout" {
 				t.Errorf("net/http did not close the connection: the case needs a bounded end")
 			}
@@ -194,6 +207,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 				for i := 0; ; i++ {
 					select {
 					case took := <-closed:
+						t.Logf("| slowloris, %s | %s | closed after %s |", tc.name, eng.name, took.Round(10*time.Millisecond))
 						if took > 1500*time.Millisecond {
 							t.Errorf("connection held %s, want about ReadHeaderTimeout (%s)", took, opts.ReadHeaderTimeout)
 						}
