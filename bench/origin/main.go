@@ -56,6 +56,7 @@ func main() {
 	flag.StringVar(&o.serveArgs, "serve-args", "", "extra flags for widgetd serve, space-separated")
 	flag.BoolVar(&o.skipNginx, "skip-nginx", false, "benchmark widgetd serve only")
 	flag.BoolVar(&o.tls, "tls", true, "also measure over TLS: HTTP/1.1 (wrk) and HTTP/2 (h2load)")
+	flag.BoolVar(&o.netHTTP, "net-http", true, "also measure `widgetd serve --engine net/http` (plain HTTP)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "origin:", err)
@@ -74,6 +75,7 @@ type options struct {
 	serveArgs string
 	skipNginx bool
 	tls       bool
+	netHTTP   bool
 }
 
 func run(ctx context.Context, o options) error {
@@ -133,6 +135,16 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 
+	var stdURL string
+	if o.netHTTP {
+		std, u, err := startServe(ctx, bin, append(serveArgs, "--engine", "net/http"), strings.Fields(o.serveEnv))
+		if err != nil {
+			return err
+		}
+		defer stopProc(std)
+		stdURL = u
+	}
+
 	fmt.Printf("wrk -t%d -d%s -H 'Accept-Encoding: br'; GOMAXPROCS of widgetd = %d CPUs; serve env %q\n\n", o.threads, o.duration, numCPU(), o.serveEnv)
 	fmt.Printf("%-6s %-8s %12s %10s %8s %8s\n", "conns", "server", "req/s", "p99", "errors", "ratio")
 	for _, cs := range strings.Split(o.conns, ",") {
@@ -145,6 +157,13 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("wrk widgetd: %w", err)
 		}
 		fmt.Printf("%-6d %-8s %12.0f %10s %8d\n", c, "widgetd", w.rps, w.p99, w.errors)
+		if stdURL != "" {
+			s, err := runWrk(ctx, stdURL+"/"+asset, c, o.threads, o.duration)
+			if err != nil {
+				return fmt.Errorf("wrk widgetd --engine net/http: %w", err)
+			}
+			fmt.Printf("%-6d %-8s %12.0f %10s %8d   (widgetd fast engine = %.2fx net/http)\n", c, "net/http", s.rps, s.p99, s.errors, w.rps/s.rps)
+		}
 		if o.skipNginx {
 			continue
 		}
