@@ -5,7 +5,7 @@
 // Usage:
 //
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
-//	widgetd serve [--dir dist] [--addr :8080]
+//	widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--tls-cert F --tls-key F | --acme-host NAMES]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
 //	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
 //	widgetd types [--widgets DIR | --out FILE] [--check]
