@@ -8,7 +8,10 @@
 // over that dist, checks that both answer the largest hashed JS file with the
 // same br bytes, then runs wrk against each for that file with
 // `Accept-Encoding: br` at every connection count. It prints req/s, p99
-// latency, errors and the ratio widgetd/nginx. Target: ratio ≥ 1.0.
+// latency, errors and the ratio widgetd/nginx. Target: ratio ≥ 1.0. In the
+// same run it measures `widgetd serve --engine net/http` (-net-http) and
+// both servers over TLS (-tls, see tls.go): HTTP/1.1 with wrk, HTTP/2 with
+// h2load.
 //
 //	go run ./bench/origin [-conns 64,256] [-duration 5s] [-threads 2]
 //
@@ -19,7 +22,8 @@
 //
 //	go run ./bench/origin -soak 5m
 //
-// Needs wrk, nginx and libnginx-mod-http-brotli-static (Debian) and `npm ci`
+// Needs wrk, nginx, libnginx-mod-http-brotli-static and, for HTTP/2,
+// nghttp2-client (Debian) and `npm ci`
 // in widgets/ (see run.sh).
 package main
 
