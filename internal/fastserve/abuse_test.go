@@ -342,6 +342,26 @@ func TestAcceptEMFILE(t *testing.T) {
 	if n := strings.Count(logb.String(), "too many open files"); n != 3 {
 		t.Errorf("%d log lines about EMFILE, want 3:\n%s", n, logb.String())
 	}
+
+	// net/http, the reference, logs and retries the same way.
+	var refLog lockedBuffer
+	ref := &http.Server{Handler: registryHandler(t, d), ErrorLog: slog.NewLogLogger(slog.NewJSONHandler(&refLog, nil), slog.LevelWarn)}
+	t.Cleanup(func() { ref.Close() })
+	refLn := &errListener{Listener: listen(t), n: 3}
+	go ref.Serve(refLn)
+	c2, err := net.Dial("tcp", refLn.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(c2, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
+	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 {
+		t.Fatalf("net/http after EMFILE: %s", resp)
+	}
+	if n := strings.Count(refLog.String(), "too many open files"); n != 3 {
+		t.Errorf("net/http: %d log lines about EMFILE, want 3:\n%s", n, refLog.String())
+	}
 }
 
 // lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
