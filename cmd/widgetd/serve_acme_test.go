@@ -108,8 +108,10 @@ func TestServeACMEPebble(t *testing.T) {
 	cache := t.TempDir()
 	const host = "widgets.example.test"
 	lines, stderr := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false",
-		"--acme-host", host, "--acme-cache", cache, "--acme-directory", directory, "--acme-ca", caFile, "--acme-email", "ops@example.test")
+		"--acme-host", host, "--acme-cache", cache, "--acme-directory", directory, "--acme-ca", caFile, "--acme-email", "ops@example.test",
+		"--redirect-addr", "127.0.0.1:0")
 	addr := strings.TrimPrefix(urlRE.FindString(lines[len(lines)-1]), "https://")
+	redirectURL := urlRE.FindString(lines[0])
 
 	// Pebble's issuing root is generated at start; the management interface
 	// hands it out.
@@ -151,6 +153,21 @@ func TestServeACMEPebble(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(cache, host)); err != nil {
 		t.Errorf("certificate not cached in --acme-cache: %v", err)
+	}
+
+	// Plain HTTP on the redirect listener (autocert's HTTP-01 handler in
+	// front) redirects to HTTPS.
+	noFollow := &http.Client{Timeout: 5 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	rreq, _ := http.NewRequest("GET", redirectURL+"/"+d.Asset, nil)
+	rreq.Host = host
+	rresp, err := noFollow.Do(rreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rresp.Body.Close()
+	_, port, _ := strings.Cut(addr, ":")
+	if want := "https://" + host + ":" + port + "/" + d.Asset; rresp.StatusCode != http.StatusPermanentRedirect || rresp.Header.Get("Location") != want {
+		t.Errorf("redirect listener: %s Location %q, want 308 %q", rresp.Status, rresp.Header.Get("Location"), want)
 	}
 
 	// A name outside the allowlist gets no certificate (and no ACME order).
