@@ -16,6 +16,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -226,6 +227,22 @@ func TestServeTLS(t *testing.T) {
 	if !strings.Contains(stderr.String(), "TLS certificate reloaded") {
 		t.Errorf("no reload log line: %s", stderr.String())
 	}
+	// A broken pair (a key that does not match) is logged and the loaded
+	// certificate kept.
+	other := filepath.Join(dir, "other-cert.pem")
+	ca.issue(t, 300, other, keyFile) // new key, certificate left at 200
+	later = later.Add(2 * time.Second)
+	_ = os.Chtimes(keyFile, later, later)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "does not load"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line for a certificate that does not load: %s", stderr.String())
+		}
+		serial()
+		time.Sleep(200 * time.Millisecond)
+	}
+	if s := serial(); s != 200 {
+		t.Errorf("after a broken renewal: serial %d, want the loaded 200", s)
+	}
 
 	// Plain HTTP on the redirect listener: 308 to the same target on https.
 	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "https://"))
@@ -246,6 +263,39 @@ func TestServeTLS(t *testing.T) {
 			t.Errorf("Host %s: %s Location %q; want %s %q", tc.host, resp.Status, resp.Header.Get("Location"), tc.status, tc.location)
 		}
 	}
+}
+
+// FuzzRedirectToHTTPS: whatever Host a client sends, the redirect listener
+// answers 400 or a 308 to https on the same host name, the HTTPS port and
+// the same target: never to another host or scheme.
+func FuzzRedirectToHTTPS(f *testing.F) {
+	for _, h := range []string{"widgets.example.com", "widgets.example.com:80", "[::1]:80", "127.0.0.1", "evil.example/x", "a@b", "", "x:y:z", "\x00"} {
+		f.Add(h, "/assets/a.js?v=1")
+	}
+	h := redirectToHTTPS("8443")
+	f.Fuzz(func(t *testing.T, host, target string) {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = host
+		if u, err := url.ParseRequestURI(target); err == nil {
+			req.URL = u
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code == http.StatusBadRequest {
+			return
+		}
+		loc, err := url.Parse(rec.Header().Get("Location"))
+		if rec.Code != http.StatusPermanentRedirect || err != nil {
+			t.Fatalf("Host %q: %d, Location %q (%v)", host, rec.Code, rec.Header().Get("Location"), err)
+		}
+		name := host
+		if hn, _, err := net.SplitHostPort(host); err == nil {
+			name = hn
+		}
+		if loc.Scheme != "https" || loc.Hostname() != strings.Trim(name, "[]") || loc.Port() != "8443" || loc.User != nil {
+			t.Fatalf("Host %q: redirected to %q", host, loc)
+		}
+	})
 }
 
 // TestServeTLSFlags: HTTPS flag combinations that cannot work are usage
