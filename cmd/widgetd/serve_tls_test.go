@@ -332,3 +332,15 @@ func loadRegistry(t *testing.T, dir string) *assets.Registry {
 	}
 	return reg
 }
+
+// TestServeDefaultAddrLoopback: without --addr, serve listens on loopback
+// only, and its help says so.
+func TestServeDefaultAddrLoopback(t *testing.T) {
+	var out, errb syncBuffer
+	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	if !strings.Contains(errb.String(), `(default "127.0.0.1:8080")`) {
+		t.Errorf("help does not show the loopback default:\n%s", errb.String())
+	}
+}
