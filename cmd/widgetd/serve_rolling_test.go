@@ -68,7 +68,8 @@ const nginxProxyRules = `      proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_connect_timeout 1s;
       proxy_next_upstream error timeout http_404 http_502 http_503;
-      proxy_next_upstream_tries 2;`
+      proxy_next_upstream_tries 2;
+      add_header X-Upstream-Status $upstream_status always;`
 
 // startNginxLB runs nginx on loopback in front of replica ports r1 and r2
 // and returns the URLs of its plain load balancer and of its caching one.
@@ -242,6 +243,7 @@ func TestRollingDeployBehindNginx(t *testing.T) {
 	type failure struct{ phase, front, uri, status string }
 	var failures []failure
 	counts := map[string]int{}
+	retried := 0 // answers nginx got only on the second replica, after a 404
 	phase := "A+A"
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
 	fetchAll := func() {
@@ -262,6 +264,9 @@ func TestRollingDeployBehindNginx(t *testing.T) {
 					status = resp.Status
 				}
 				mu.Lock()
+				if err == nil && strings.HasPrefix(resp.Header.Get("X-Upstream-Status"), "404, ") {
+					retried++
+				}
 				counts[ph]++
 				if status != "200 OK" {
 					failures = append(failures, failure{ph, front, u, status})
@@ -287,14 +292,28 @@ func TestRollingDeployBehindNginx(t *testing.T) {
 			}
 		}()
 	}
+	// setPhase switches the fetchers to phase p (and uris, if given) and
+	// returns once they have fetched every live URI through both front
+	// ends at least twenty times in it, however slow the machine is.
 	setPhase := func(p string, uris []string) {
 		mu.Lock()
 		phase = p
 		if uris != nil {
 			live = uris
 		}
+		want := 20 * 2 * len(live)
 		mu.Unlock()
-		time.Sleep(700 * time.Millisecond) // let the fetchers go round several times
+		for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+			mu.Lock()
+			n := counts[p]
+			mu.Unlock()
+			if n >= want {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("phase %s: %d fetches in 60s", p, n)
+			}
+		}
 	}
 	union := append(append([]string(nil), urisA...), urisB...)
 
@@ -323,7 +342,10 @@ func TestRollingDeployBehindNginx(t *testing.T) {
 		}
 		t.Logf("phase %-24s %5d fetches", p, counts[p])
 	}
-	t.Logf("rolling deploy: %d URIs of A, %d of B (%d only in B), %d failed fetches", len(urisA), len(urisB), onlyB, len(failures))
+	t.Logf("rolling deploy: %d URIs of A, %d of B (%d only in B), %d failed fetches, %d answers after a 404 from an A replica", len(urisA), len(urisB), onlyB, len(failures), retried)
+	if retried == 0 {
+		t.Error("no request for a B file reached an A replica first: the roll did not exercise the retry")
+	}
 
 	// Without the retry on 404, the roll does lose requests: B's files
 	// asked of an A replica are 404s. Check that directly.
