@@ -176,7 +176,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
 	h := registryHandler(t, d)
 	opts := limits
-	opts.ReadHeaderTimeout = time.Second
+	opts.ReadHeaderTimeout = 2 * time.Second
 	fast, _ := start(t, h, opts)
 	ref := startNetHTTP(t, h, opts)
 	js := "/" + d.Asset
@@ -190,6 +190,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 	} {
 		for _, eng := range []struct{ name, addr string }{{"fast", fast}, {"net/http", ref}} {
 			t.Run(tc.name+"/"+eng.name, func(t *testing.T) {
+				t.Parallel()
 				c, err := net.Dial("tcp", eng.addr)
 				if err != nil {
 					t.Fatal(err)
@@ -202,25 +203,28 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 					closed <- time.Since(begin)
 				}()
 				io.WriteString(c, tc.before)
-				// Trickle for 0.8s, then (maybe) cross the fast path's buffer,
-				// then keep trickling.
-				for i := 0; ; i++ {
+				// Trickle for 1.6s, then (maybe) cross the fast path's
+				// buffer, then keep trickling. A deadline that starts over
+				// at the hand-off would hold the connection until 3.6s.
+				burst := tc.burst
+				for {
 					select {
 					case took := <-closed:
 						t.Logf("| slowloris, %s | %s | closed after %s |", tc.name, eng.name, took.Round(10*time.Millisecond))
-						if took > 1500*time.Millisecond {
+						if took > 3*time.Second {
 							t.Errorf("connection held %s, want about ReadHeaderTimeout (%s)", took, opts.ReadHeaderTimeout)
 						}
 						return
 					case <-time.After(100 * time.Millisecond):
 					}
-					if i == 8 && tc.burst != "" {
-						io.WriteString(c, tc.burst)
+					if burst != "" && time.Since(begin) >= 1600*time.Millisecond {
+						io.WriteString(c, burst)
+						burst = ""
 					} else if _, err := io.WriteString(c, "a"); err != nil {
 						continue
 					}
-					if time.Since(begin) > 6*time.Second {
-						t.Fatal("connection still open after 6s")
+					if time.Since(begin) > 10*time.Second {
+						t.Fatal("connection still open after 10s")
 					}
 				}
 			})
