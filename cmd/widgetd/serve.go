@@ -93,8 +93,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitError
 	}
 	defer shutdownRedirect()
-	fmt.Fprintf(stdout, "widgetd serve: %s on %s://%s%s (build %s, %d widgets)\n",
-		cfg.dir, scheme, ln.Addr(), reg.BasePath(), reg.Manifest().BuildID, len(reg.Widgets()))
+	protocols := "HTTP/1.1, engine " + cfg.engine
+	if scheme == "https" {
+		protocols = "HTTP/2 and HTTP/1.1, net/http"
+	}
+	fmt.Fprintf(stdout, "widgetd serve: %s on %s://%s%s [%s] (build %s, %d widgets)\n",
+		cfg.dir, scheme, ln.Addr(), reg.BasePath(), protocols, reg.Manifest().BuildID, len(reg.Widgets()))
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(limitConns(ln, cfg.maxConns, logger, "main")) }()
