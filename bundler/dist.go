@@ -220,6 +220,9 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 	if err := writeFile(tmp, assets.ManifestFile, manifest); err != nil {
 		return err
 	}
+	if err := writeFile(tmp, assets.HeadersFile, assets.StaticHeaders(m)); err != nil {
+		return err
+	}
 	if err := syncDir(tmp); err != nil {
 		return err
 	}

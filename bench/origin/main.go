@@ -8,7 +8,10 @@
 // over that dist, checks that both answer the largest hashed JS file with the
 // same br bytes, then runs wrk against each for that file with
 // `Accept-Encoding: br` at every connection count. It prints req/s, p99
-// latency, errors and the ratio widgetd/nginx. Target: ratio ≥ 1.0.
+// latency, errors and the ratio widgetd/nginx. Target: ratio ≥ 1.0. In the
+// same run it measures `widgetd serve --engine net/http` (-net-http) and
+// both servers over TLS (-tls, see tls.go): HTTP/1.1 with wrk, HTTP/2 with
+// h2load.
 //
 //	go run ./bench/origin [-conns 64,256] [-duration 5s] [-threads 2]
 //
@@ -19,7 +22,8 @@
 //
 //	go run ./bench/origin -soak 5m
 //
-// Needs wrk, nginx and libnginx-mod-http-brotli-static (Debian) and `npm ci`
+// Needs wrk, nginx, libnginx-mod-http-brotli-static and, for HTTP/2,
+// nghttp2-client (Debian) and `npm ci`
 // in widgets/ (see run.sh).
 package main
 
@@ -55,6 +59,8 @@ func main() {
 	flag.StringVar(&o.serveEnv, "serve-env", "", "extra environment for widgetd serve, space-separated (e.g. GOGC=400)")
 	flag.StringVar(&o.serveArgs, "serve-args", "", "extra flags for widgetd serve, space-separated")
 	flag.BoolVar(&o.skipNginx, "skip-nginx", false, "benchmark widgetd serve only")
+	flag.BoolVar(&o.tls, "tls", true, "also measure over TLS: HTTP/1.1 (wrk) and HTTP/2 (h2load)")
+	flag.BoolVar(&o.netHTTP, "net-http", true, "also measure `widgetd serve --engine net/http` (plain HTTP)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "origin:", err)
@@ -72,6 +78,8 @@ type options struct {
 	serveEnv  string
 	serveArgs string
 	skipNginx bool
+	tls       bool
+	netHTTP   bool
 }
 
 func run(ctx context.Context, o options) error {
@@ -131,6 +139,16 @@ func run(ctx context.Context, o options) error {
 		}
 	}
 
+	var stdURL string
+	if o.netHTTP {
+		std, u, err := startServe(ctx, bin, append(serveArgs, "--engine", "net/http"), strings.Fields(o.serveEnv))
+		if err != nil {
+			return err
+		}
+		defer stopProc(std)
+		stdURL = u
+	}
+
 	fmt.Printf("wrk -t%d -d%s -H 'Accept-Encoding: br'; GOMAXPROCS of widgetd = %d CPUs; serve env %q\n\n", o.threads, o.duration, numCPU(), o.serveEnv)
 	fmt.Printf("%-6s %-8s %12s %10s %8s %8s\n", "conns", "server", "req/s", "p99", "errors", "ratio")
 	for _, cs := range strings.Split(o.conns, ",") {
@@ -143,6 +161,13 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("wrk widgetd: %w", err)
 		}
 		fmt.Printf("%-6d %-8s %12.0f %10s %8d\n", c, "widgetd", w.rps, w.p99, w.errors)
+		if stdURL != "" {
+			s, err := runWrk(ctx, stdURL+"/"+asset, c, o.threads, o.duration)
+			if err != nil {
+				return fmt.Errorf("wrk widgetd --engine net/http: %w", err)
+			}
+			fmt.Printf("%-6d %-8s %12.0f %10s %8d   (widgetd fast engine = %.2fx net/http)\n", c, "net/http", s.rps, s.p99, s.errors, w.rps/s.rps)
+		}
 		if o.skipNginx {
 			continue
 		}
@@ -151,6 +176,9 @@ func run(ctx context.Context, o options) error {
 			return fmt.Errorf("wrk nginx: %w", err)
 		}
 		fmt.Printf("%-6d %-8s %12.0f %10s %8d %7.2fx\n", c, "nginx", n.rps, n.p99, n.errors, w.rps/n.rps)
+	}
+	if o.tls {
+		return runTLS(ctx, o, tmp, bin, dist, asset, size)
 	}
 	return nil
 }
@@ -304,7 +332,7 @@ func startServe(ctx context.Context, bin string, args, env []string) (*exec.Cmd,
 		return nil, "", fmt.Errorf("widgetd serve printed no URL: %w", err)
 	}
 	go io.Copy(io.Discard, out)
-	u := regexp.MustCompile(`http://[0-9.:]+`).FindString(line)
+	u := regexp.MustCompile(`https?://[0-9.:]+`).FindString(line)
 	if u == "" {
 		stopProc(c)
 		return nil, "", fmt.Errorf("widgetd serve: no URL in %q", line)

@@ -86,7 +86,9 @@ func verifyDist(dir string) (string, error) {
 	if err := json.Unmarshal(data, &m); err != nil {
 		return "", fmt.Errorf("manifest: %w", err)
 	}
-	listed := map[string]string{assets.ManifestFile: ""}
+	// manifest.json and _headers are not listed in the manifest; _headers
+	// must be the one derived from this manifest.
+	listed := map[string]string{assets.ManifestFile: "", assets.HeadersFile: hex.EncodeToString(sha256Sum(assets.StaticHeaders(&m)))}
 	for _, f := range m.Files {
 		listed[f.Path] = f.SHA256
 		for _, e := range f.Encodings {
@@ -297,4 +299,9 @@ func treeSum(t *testing.T, dir string) string {
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func sha256Sum(b []byte) []byte {
+	s := sha256.Sum256(b)
+	return s[:]
 }

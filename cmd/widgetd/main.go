@@ -7,7 +7,7 @@
 //	widgetd init [dir] [--template vanilla|react] [--server go]
 //	widgetd new <name> [--template vanilla|react]
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
-//	widgetd serve [--dir dist] [--addr :8080]
+//	widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--tls-cert F --tls-key F | --acme-host NAMES]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
 //	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
 //	widgetd test [--update] [--junit FILE] [--json] [--chrome PATH]

@@ -32,6 +32,8 @@ type serveConfig struct {
 	accessLog       bool
 	shutdownTimeout time.Duration
 	engine          string
+	maxConns        int
+	tls             tlsFlags
 }
 
 // runServe implements `widgetd serve`: load and verify dist/, then run the
@@ -42,14 +44,16 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	var cfg serveConfig
 	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ folder written by widgetd build")
-	fs.StringVar(&cfg.addr, "addr", ":8080", "listen address (host:port; port 0 picks a free port)")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address (host:port; loopback by default: give :8080 or 0.0.0.0:8080 to listen on every interface; port 0 picks a free port)")
 	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
 	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
 	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
-	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http")
+	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections held open at once; more wait in the listen backlog (0: no limit)")
+	addTLSFlags(fs, &cfg.tls)
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr :8080] [--metrics]")
+		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--metrics] [--tls-cert F --tls-key F | --acme-host NAMES]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable")
 		fmt.Fprintln(stderr, "caching for hashed files, ETags, Range, CORS for sandboxed widget frames,")
@@ -62,6 +66,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	if cfg.engine != "fast" && cfg.engine != "net/http" {
 		fmt.Fprintf(stderr, "widgetd serve: --engine %q: want fast or net/http\n", cfg.engine)
+		return exitUsage
+	}
+	if err := cfg.tls.validate(); err != nil {
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
 		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
@@ -78,12 +86,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
 		return exitError
 	}
-	srv := newOriginServer(ctx, reg, cfg, logger, defaultServerLimits())
-	fmt.Fprintf(stdout, "widgetd serve: %s on http://%s%s (build %s, %d widgets)\n",
-		cfg.dir, ln.Addr(), reg.BasePath(), reg.Manifest().BuildID, len(reg.Widgets()))
+	srv, scheme, shutdownRedirect, err := newServeServer(ctx, reg, cfg, logger, ln.Addr(), stdout)
+	if err != nil {
+		ln.Close()
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
+		return exitError
+	}
+	defer shutdownRedirect()
+	protocols := "HTTP/1.1, engine " + cfg.engine
+	if scheme == "https" {
+		protocols = "HTTP/2 and HTTP/1.1, net/http"
+	}
+	fmt.Fprintf(stdout, "widgetd serve: %s on %s://%s%s [%s] (build %s, %d widgets)\n",
+		cfg.dir, scheme, ln.Addr(), reg.BasePath(), protocols, reg.Manifest().BuildID, len(reg.Widgets()))
 
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(limitConns(ln, cfg.maxConns, logger, "main")) }()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)

@@ -15,8 +15,8 @@
 // conditional or Range header, no body — from pre-serialised responses with
 // one writev (or, on Linux, a send of the head and a sendfile of the body
 // from a sealed memfd). Those responses are produced by the real handler:
-// the first such request for a (method, target, Accept-Encoding) runs the
-// handler through a recorder and stores the status line, headers and body,
+// the first such request for a (method, target, Accept-Encoding class) runs
+// the handler through a recorder and stores the status line, headers and body,
 // so the fast path can only ever send what the handler would (plus Date).
 // Only 200 responses that carry an ETag and a matching Content-Length are
 // stored, so dynamic paths (no-store) and errors never are.
@@ -25,8 +25,15 @@
 // strings, HTTP/1.0, Connection: close, anything the strict parser does not
 // accept, heads longer than 4 KiB — is handed, with the bytes already read,
 // to a plain net/http server with the same limits, which serves the rest of
-// that connection. Correctness therefore rests on net/http for every
-// unusual request and on the handler for every response body and header.
+// that connection. A head that cannot be a fast one (bare LF, a request
+// line that is not HTTP/1.1) is handed off as soon as that is visible, the
+// head's deadline carries over, and net/http can half-close the connection
+// it got. Correctness therefore rests on net/http for every unusual request
+// and on the handler for every response body and header.
+//
+// The Accept-Encoding class (see encodingClass) assumes the handler
+// negotiates Content-Encoding among br, gzip and identity by RFC 9110
+// q-values with ties in that order, as assets' handler does.
 package fastserve
 
 import (
@@ -34,6 +41,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -51,6 +59,7 @@ import (
 type Server struct {
 	origin  http.Handler // the handler whose responses get memoised
 	observe func(Hit)    // Options.Observer, or nil
+	logger  *slog.Logger // Options.Logger, or nil
 	// Effective timeouts of the fast path, with http.Server's defaulting
 	// applied; 0 means none.
 	readHeader, idle, write time.Duration
@@ -125,10 +134,11 @@ type Hit struct {
 }
 
 // Limits of the response cache: paths are bounded by the handler (only 200
-// responses are stored), Accept-Encoding spellings per path by this cap.
+// responses are stored) and this cap; responses per path by the 16
+// encoding classes times GET and HEAD.
 const (
 	maxTargets     = 4096
-	maxEncodings   = 16
+	maxEncodings   = 32
 	readBufferSize = 4096 // heads longer than this go to net/http
 	maxFiles       = 1024 // memfds for sendfile; larger caches write from memory
 )
@@ -142,8 +152,7 @@ type targetCache struct {
 // without Date and the final CRLF.
 type response struct {
 	head     bool // a HEAD response (no body)
-	ae       string
-	noAE     bool // the request had no Accept-Encoding header
+	class    encodingClass
 	header   []byte
 	body     []byte
 	file     *bodyFile // the body in a sealed memfd for sendfile, or nil
@@ -155,8 +164,8 @@ type response struct {
 // net/http server running opts.Fallback (default handler) with opts' limits.
 // handler's 200 responses that carry exactly one ETag, Content-Length and
 // Cache-Control (not no-store) and no Date, Connection or
-// Transfer-Encoding are memoised per (method, target, Accept-Encoding) the
-// first time they are asked for, and sent as is afterwards: handler must
+// Transfer-Encoding are memoised per (method, target, Accept-Encoding
+// class) the first time they are asked for, and sent as is afterwards: handler must
 // therefore answer such a request the same way every time for the Server's
 // lifetime, which content-addressed static files do. The status must be
 // explicit (WriteHeader(200) or a Write): a HEAD answer that only sets
@@ -172,6 +181,7 @@ func New(handler http.Handler, opts Options) *Server {
 	s := &Server{
 		origin:     handler,
 		observe:    opts.Observer,
+		logger:     opts.Logger,
 		readHeader: orReadTimeout(opts.ReadHeaderTimeout, opts.ReadTimeout),
 		idle:       orReadTimeout(opts.IdleTimeout, opts.ReadTimeout),
 		write:      max(opts.WriteTimeout, 0),
@@ -259,6 +269,12 @@ func (s *Server) Serve(ln net.Listener) error {
 			var ne net.Error
 			if errors.As(err, &ne) && ne.Timeout() || errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE) {
 				backoff = min(max(2*backoff, 5*time.Millisecond), time.Second)
+				if s.logger != nil {
+					// At most one line per backoff step: 1/s under a
+					// sustained shortage.
+					s.logger.Warn("accept failed, retrying (out of file descriptors? raise the process's open-file limit or lower --max-conns)",
+						"error", err.Error(), "retry_in", backoff.String())
+				}
 				time.Sleep(backoff)
 				continue
 			}
@@ -367,6 +383,10 @@ type conn struct {
 	out  net.Buffers
 	send *sendState // nil when the connection has no raw fd
 	hbuf []byte     // head + Date for the sendfile path
+	// headDL is when the current request head must be complete:
+	// ReadHeaderTimeout from accept for the first request, from its first
+	// byte for later ones. It holds across a hand-off to net/http.
+	headDL time.Time
 }
 
 func (fc *conn) serve() {
@@ -390,7 +410,8 @@ func (fc *conn) serve() {
 		}
 	}
 	// The first request must arrive within ReadHeaderTimeout of accept.
-	fc.setReadDeadline(deadline(time.Now(), s.readHeader))
+	fc.headDL = deadline(time.Now(), s.readHeader)
+	fc.setReadDeadline(fc.headDL)
 	first := true
 	for {
 		if s.closing.Load() && r.Buffered() == 0 {
@@ -411,6 +432,9 @@ func (fc *conn) serve() {
 			fc.idle.Store(false)
 			if err != nil {
 				return
+			}
+			if !first {
+				fc.headDL = deadline(time.Now(), s.readHeader)
 			}
 		}
 		first = false
@@ -465,7 +489,7 @@ func (fc *conn) serve() {
 // would discard responses it has not read yet.
 func (fc *conn) closeGracefully() {
 	defer fc.c.Close()
-	tc, ok := fc.c.(*net.TCPConn)
+	tc, ok := fc.c.(closeWriter)
 	if !ok || tc.CloseWrite() != nil {
 		return
 	}
@@ -479,16 +503,21 @@ func (fc *conn) closeGracefully() {
 }
 
 // readHead returns the bytes of the next request head (through the blank
-// line) without consuming them, reading more under ReadHeaderTimeout if the
-// head is not complete yet. It returns nil when the head does not fit the
+// line) without consuming them, reading more until the head's deadline if
+// it is not complete yet. It returns nil, at once, when the head cannot be
+// one the fast path answers — a bare LF line end, a request line that is
+// not HTTP/1.1 (HTTP/0.9, HTTP/1.0, h2c's preface) — or does not fit the
 // buffer, so net/http decides (and answers 431 when it is too large).
 func (fc *conn) readHead(r *bufio.Reader) ([]byte, error) {
 	buf, _ := r.Peek(r.Buffered())
 	if i := bytes.Index(buf, crlfcrlf); i >= 0 {
 		return buf[:i+4], nil
 	}
-	// Incomplete head: the rest must arrive within ReadHeaderTimeout.
-	fc.setReadDeadline(deadline(time.Now(), fc.s.readHeader))
+	if notFastHead(buf) {
+		return nil, nil
+	}
+	// Incomplete head: the rest must arrive by the head's deadline.
+	fc.setReadDeadline(fc.headDL)
 	defer fc.setReadDeadline(deadline(time.Now(), fc.s.idle))
 	for {
 		n := r.Buffered()
@@ -502,8 +531,34 @@ func (fc *conn) readHead(r *bufio.Reader) ([]byte, error) {
 		if i := bytes.Index(buf[max(0, n-3):], crlfcrlf); i >= 0 {
 			return buf[:max(0, n-3)+i+4], nil
 		}
+		if notFastHead(buf) {
+			return nil, nil
+		}
 	}
 }
+
+// notFastHead reports whether the start of a head already rules the fast
+// path out: a line ending in a bare LF, or a complete request line that
+// does not end in " HTTP/1.1".
+func notFastHead(buf []byte) bool {
+	i := bytes.IndexByte(buf, '\n')
+	if i < 0 {
+		return false
+	}
+	if i == 0 || buf[i-1] != '\r' || !bytes.HasSuffix(buf[:i-1], []byte(" HTTP/1.1")) {
+		return true
+	}
+	for j := i + 1; j < len(buf); j++ {
+		if buf[j] == '\n' && buf[j-1] != '\r' {
+			return true
+		}
+	}
+	return false
+}
+
+// closeWriter is a connection that can half-close (send FIN) while still
+// reading, as *net.TCPConn can.
+type closeWriter interface{ CloseWrite() error }
 
 var crlfcrlf = []byte("\r\n\r\n")
 
@@ -555,9 +610,12 @@ func (fc *conn) write(resp *response, now time.Time) error {
 
 // handOff gives the connection, with the unconsumed bytes, to the net/http
 // fallback server. It reports whether the fallback took it.
+//
+// The head being read keeps its deadline: net/http's first read deadline
+// (its ReadHeaderTimeout, which would start over) is capped at it.
 func (fc *conn) handOff(r *bufio.Reader) bool {
 	pending, _ := r.Peek(r.Buffered())
-	rc := &replayConn{Conn: fc.c, pending: bytes.Clone(pending)}
+	rc := &replayConn{Conn: fc.c, pending: bytes.Clone(pending), headDL: fc.headDL}
 	_ = fc.c.SetDeadline(time.Time{})
 	return fc.s.slowLn.deliver(rc)
 }
@@ -569,6 +627,7 @@ type request struct {
 	target    []byte
 	ae        []byte
 	hasAE     bool
+	class     encodingClass // set by lookup
 	userAgent []byte
 }
 
@@ -705,11 +764,12 @@ func byteSet(s string) (t [256]bool) {
 // fill the cache on a miss. It returns nil when the response may not be
 // memoised: the request then goes to net/http.
 func (s *Server) lookup(q *request) *response {
+	q.class = classOf(q.ae, q.hasAE)
 	m := *s.cache.Load()
 	if tc := m[string(q.target)]; tc != nil {
 		if es := tc.entries.Load(); es != nil {
 			for _, e := range *es {
-				if e.head == q.head && e.noAE == !q.hasAE && e.ae == string(q.ae) {
+				if e.head == q.head && e.class == q.class {
 					return e
 				}
 			}
@@ -749,7 +809,7 @@ func (s *Server) fill(q *request) *response {
 		es = *p
 	}
 	for _, e := range es {
-		if e.head == resp.head && e.noAE == resp.noAE && e.ae == resp.ae {
+		if e.head == resp.head && e.class == resp.class {
 			return e
 		}
 		if !resp.head && !e.head && bytes.Equal(e.body, resp.body) {
@@ -771,8 +831,19 @@ func (s *Server) fill(q *request) *response {
 }
 
 // record runs the origin handler on a synthetic request equal to q and
-// serialises the response, or returns nil if it must not be memoised.
-func (s *Server) record(q *request) *response {
+// serialises the response, or returns nil if it must not be memoised. A
+// panic in the handler is logged and returns nil: net/http then serves the
+// request (and its recovery applies).
+func (s *Server) record(q *request) (resp *response) {
+	defer func() {
+		if p := recover(); p != nil {
+			resp = nil
+			if s.logger != nil {
+				s.logger.Error("handler panicked while the fast path memoised a response; net/http serves the request",
+					"target", string(q.target), "panic", fmt.Sprint(p))
+			}
+		}
+	}()
 	u, err := url.ParseRequestURI(string(q.target))
 	if err != nil {
 		return nil
@@ -827,7 +898,7 @@ func (s *Server) record(q *request) *response {
 			b = append(b, "\r\n"...)
 		}
 	}
-	return &response{head: q.head, ae: string(q.ae), noAE: !q.hasAE, header: b, body: rec.body,
+	return &response{head: q.head, class: q.class, header: b, body: rec.body,
 		encoding: h.Get("Content-Encoding")}
 }
 
@@ -854,10 +925,34 @@ func (r *recorder) Write(b []byte) (int, error) {
 }
 
 // replayConn is a connection whose first reads return bytes the fast path
-// already read from it.
+// already read from it. Its first read deadline is capped at headDL (the
+// deadline of the head the fast path began to read), and it half-closes
+// like the connection it wraps, so net/http ends it with FIN, not RST.
 type replayConn struct {
 	net.Conn
 	pending []byte
+	headDL  time.Time
+	capped  bool
+}
+
+// SetReadDeadline caps the first deadline net/http sets (the header
+// deadline of the handed-off request) at headDL.
+func (c *replayConn) SetReadDeadline(t time.Time) error {
+	if !c.capped {
+		c.capped = true
+		if !c.headDL.IsZero() && (t.IsZero() || t.After(c.headDL)) {
+			t = c.headDL
+		}
+	}
+	return c.Conn.SetReadDeadline(t)
+}
+
+// CloseWrite half-closes the wrapped connection, if it can.
+func (c *replayConn) CloseWrite() error {
+	if cw, ok := c.Conn.(closeWriter); ok {
+		return cw.CloseWrite()
+	}
+	return nil
 }
 
 func (c *replayConn) Read(p []byte) (int, error) {

@@ -37,7 +37,7 @@ var quiet = slog.New(slog.NewJSONHandler(io.Discard, nil))
 
 // registryHandler loads d and returns the asset origin handler, the real
 // handler the engine exists for.
-func registryHandler(t *testing.T, d *assetstest.Dist) http.Handler {
+func registryHandler(t testing.TB, d *assetstest.Dist) http.Handler {
 	t.Helper()
 	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(quiet))
 	if err != nil {

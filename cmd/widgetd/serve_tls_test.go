@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+)
+
+// testCA is a certificate authority generated for one test.
+type testCA struct {
+	cert *x509.Certificate
+	key  *ecdsa.PrivateKey
+	pem  []byte
+}
+
+func newTestCA(t *testing.T) *testCA {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber:          big.NewInt(1),
+		Subject:               pkix.Name{CommonName: "widgetd test CA"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(24 * time.Hour),
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+}
+
+func (ca *testCA) pool() *x509.CertPool {
+	p := x509.NewCertPool()
+	p.AddCert(ca.cert)
+	return p
+}
+
+// issue writes a leaf certificate for localhost and 127.0.0.1 with the given
+// serial to certFile and its key to keyFile.
+func (ca *testCA) issue(t *testing.T, serial int64, certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(serial),
+		Subject:      pkix.Name{CommonName: "localhost"},
+		DNSNames:     []string{"localhost"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(24 * time.Hour),
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// startServeCLI runs `widgetd serve args...` until the end of the test and
+// returns its stdout lines up to and including the one that announces the
+// main listener, and its stderr.
+func startServeCLI(t *testing.T, args ...string) (lines []string, stderr *syncBuffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	stderr = &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- runServe(ctx, args, pw, stderr)
+		pw.Close()
+	}()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			if code != exitOK {
+				t.Errorf("serve exit %d; stderr: %s", code, stderr.String())
+			}
+		case <-time.After(15 * time.Second):
+			t.Error("serve did not stop after cancel")
+		}
+	})
+	br := bufio.NewReader(pr)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no startup line: %v; stderr: %s", err, stderr.String())
+		}
+		lines = append(lines, line)
+		if strings.Contains(line, " widgets)") {
+			break
+		}
+	}
+	go io.Copy(io.Discard, br)
+	return lines, stderr
+}
+
+var urlRE = regexp.MustCompile(`https?://[0-9.:]+`)
+
+// TestServeTLS: --tls-cert/--tls-key serve HTTPS with HTTP/2 (ALPN h2) and
+// HTTP/1.1, the handler's exact headers and bytes over both, pick up a
+// renewed certificate without a restart, and --redirect-addr redirects
+// plain HTTP to HTTPS.
+func TestServeTLS(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	ca := newTestCA(t)
+	dir := t.TempDir()
+	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	ca.issue(t, 100, certFile, keyFile)
+	lines, stderr := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile,
+		"--redirect-addr", "127.0.0.1:0", "--access-log=false")
+	if len(lines) != 2 || !strings.Contains(lines[0], "redirecting http://") || !strings.Contains(lines[1], "https://") {
+		t.Fatalf("startup lines %q", lines)
+	}
+	redirectURL, base := urlRE.FindString(lines[0]), urlRE.FindString(lines[1])
+
+	// The handler's own answer, for comparison.
+	reg := loadRegistry(t, d.Dir)
+	want := httptest.NewRecorder()
+	wreq := httptest.NewRequest("GET", "/"+d.Asset, nil)
+	wreq.Header.Set("Accept-Encoding", "br")
+	reg.Handler().ServeHTTP(want, wreq)
+
+	for _, tc := range []struct {
+		name  string
+		h2    bool
+		proto string
+	}{{"HTTP/2", true, "h2"}, {"HTTP/1.1", false, "http/1.1"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}, DisableCompression: true, ForceAttemptHTTP2: tc.h2}
+			if !tc.h2 {
+				tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+				tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
+			}
+			defer tr.CloseIdleConnections()
+			req, _ := http.NewRequest("GET", base+"/"+d.Asset, nil)
+			req.Header.Set("Accept-Encoding", "br")
+			resp, err := (&http.Client{Transport: tr, Timeout: 10 * time.Second}).Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.TLS == nil || resp.TLS.NegotiatedProtocol != tc.proto || (resp.ProtoMajor == 2) != tc.h2 {
+				t.Fatalf("negotiated %q, proto %s; want %s", resp.TLS.NegotiatedProtocol, resp.Proto, tc.proto)
+			}
+			if resp.StatusCode != 200 || string(body) != want.Body.String() {
+				t.Errorf("status %d, %d bytes; want 200, %d bytes", resp.StatusCode, len(body), want.Body.Len())
+			}
+			for k, v := range want.Header() {
+				if got := resp.Header.Values(k); strings.Join(got, ",") != strings.Join(v, ",") {
+					t.Errorf("%s: got %q, handler sends %q", k, got, v)
+				}
+			}
+		})
+	}
+
+	serial := func() int64 {
+		t.Helper()
+		c, err := tls.Dial("tcp", strings.TrimPrefix(base, "https://"), &tls.Config{RootCAs: ca.pool(), ServerName: "localhost"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		return c.ConnectionState().PeerCertificates[0].SerialNumber.Int64()
+	}
+	if s := serial(); s != 100 {
+		t.Fatalf("serial %d, want 100", s)
+	}
+	// Renew: new files, then a handshake after the check interval sees them.
+	ca.issue(t, 200, certFile, keyFile)
+	later := time.Now().Add(2 * time.Second)
+	_ = os.Chtimes(certFile, later, later)
+	_ = os.Chtimes(keyFile, later, later)
+	deadline := time.Now().Add(10 * time.Second)
+	for serial() != 200 {
+		if time.Now().After(deadline) {
+			t.Fatalf("renewed certificate not served after 10s; stderr: %s", stderr.String())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(stderr.String(), "TLS certificate reloaded") {
+		t.Errorf("no reload log line: %s", stderr.String())
+	}
+	// A broken pair (a key that does not match) is logged and the loaded
+	// certificate kept.
+	other := filepath.Join(dir, "other-cert.pem")
+	ca.issue(t, 300, other, keyFile) // new key, certificate left at 200
+	later = later.Add(2 * time.Second)
+	_ = os.Chtimes(keyFile, later, later)
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "does not load"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line for a certificate that does not load: %s", stderr.String())
+		}
+		serial()
+		time.Sleep(200 * time.Millisecond)
+	}
+	if s := serial(); s != 200 {
+		t.Errorf("after a broken renewal: serial %d, want the loaded 200", s)
+	}
+
+	// Plain HTTP on the redirect listener: 308 to the same target on https.
+	_, port, _ := net.SplitHostPort(strings.TrimPrefix(base, "https://"))
+	noFollow := &http.Client{Timeout: 5 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, tc := range []struct{ host, status, location string }{
+		{"widgets.example.com", "308", "https://widgets.example.com:" + port + "/" + d.Asset + "?v=1"},
+		{"widgets.example.com:80", "308", "https://widgets.example.com:" + port + "/" + d.Asset + "?v=1"},
+		{"evil.example/x", "400", ""},
+	} {
+		req, _ := http.NewRequest("GET", redirectURL+"/"+d.Asset+"?v=1", nil)
+		req.Host = tc.host
+		resp, err := noFollow.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if got := resp.Status[:3]; got != tc.status || resp.Header.Get("Location") != tc.location {
+			t.Errorf("Host %s: %s Location %q; want %s %q", tc.host, resp.Status, resp.Header.Get("Location"), tc.status, tc.location)
+		}
+	}
+}
+
+// FuzzRedirectToHTTPS: whatever Host a client sends, the redirect listener
+// answers 400 or a 308 to https on the same host name, the HTTPS port and
+// the same target: never to another host or scheme.
+func FuzzRedirectToHTTPS(f *testing.F) {
+	for _, h := range []string{"widgets.example.com", "widgets.example.com:80", "[::1]:80", "127.0.0.1", "evil.example/x", "a@b", "", "x:y:z", "\x00"} {
+		f.Add(h, "/assets/a.js?v=1")
+	}
+	h := redirectToHTTPS("8443")
+	f.Fuzz(func(t *testing.T, host, target string) {
+		req := httptest.NewRequest("GET", "/", nil)
+		req.Host = host
+		if u, err := url.ParseRequestURI(target); err == nil {
+			req.URL = u
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code == http.StatusBadRequest {
+			return
+		}
+		loc, err := url.Parse(rec.Header().Get("Location"))
+		if rec.Code != http.StatusPermanentRedirect || err != nil {
+			t.Fatalf("Host %q: %d, Location %q (%v)", host, rec.Code, rec.Header().Get("Location"), err)
+		}
+		name := host
+		if hn, _, err := net.SplitHostPort(host); err == nil {
+			name = hn
+		}
+		if loc.Scheme != "https" || loc.Hostname() != strings.Trim(name, "[]") || loc.Port() != "8443" || loc.User != nil {
+			t.Fatalf("Host %q: redirected to %q", host, loc)
+		}
+	})
+}
+
+// TestServeTLSFlags: HTTPS flag combinations that cannot work are usage
+// errors, and an unreadable certificate is a runtime error.
+func TestServeTLSFlags(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--tls-cert", "c.pem"}, exitUsage, "go together"},
+		{[]string{"--tls-cert", "c.pem", "--tls-key", "k.pem", "--acme-host", "a.example"}, exitUsage, "exclude each other"},
+		{[]string{"--acme-cache", "x"}, exitUsage, "need --acme-host"},
+		{[]string{"--redirect-addr", ":0"}, exitUsage, "needs --tls-cert"},
+		{[]string{"--acme-host", "*.example.com"}, exitUsage, "no ports, wildcards"},
+		{[]string{"--acme-host", "127.0.0.1"}, exitUsage, "no ports, wildcards"},
+		{[]string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, exitError, "TLS certificate"},
+	} {
+		var out, errb syncBuffer
+		args := append([]string{"--dir", d.Dir, "--addr", "127.0.0.1:0"}, tc.args...)
+		if got := runServe(context.Background(), args, &out, &errb); got != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, got, errb.String(), tc.code, tc.want)
+		}
+	}
+}
+
+// loadRegistry loads a dist/ with a quiet logger.
+func loadRegistry(t *testing.T, dir string) *assets.Registry {
+	t.Helper()
+	reg, err := assets.Load(os.DirFS(dir), assets.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// TestServeDefaultAddrLoopback: without --addr, serve listens on loopback
+// only, and its help says so.
+func TestServeDefaultAddrLoopback(t *testing.T) {
+	var out, errb syncBuffer
+	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	if !strings.Contains(errb.String(), `(default "127.0.0.1:8080")`) {
+		t.Errorf("help does not show the loopback default:\n%s", errb.String())
+	}
+}

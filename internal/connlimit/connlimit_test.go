@@ -1,0 +1,96 @@
+package connlimit
+
+import (
+	"bytes"
+	"errors"
+	"log/slog"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLimit: with max 1, a second Accept waits until the first connection
+// closes (logging once), a double Close frees one slot only, and Close of
+// the listener wakes an Accept waiting for a slot.
+func TestLimit(t *testing.T) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logb lockedBuffer
+	ln := New(raw, 1, slog.New(slog.NewJSONHandler(&logb, nil)), "test").(*Listener)
+	for range 3 {
+		c, err := net.Dial("tcp", raw.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+	}
+	first, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := first.(interface{ CloseWrite() error }); !ok {
+		t.Error("accepted TCP connection lost CloseWrite")
+	}
+	got := make(chan net.Conn, 2)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				close(got)
+				return
+			}
+			got <- c
+		}
+	}()
+	select {
+	case <-got:
+		t.Fatal("second connection accepted while the first is open")
+	case <-time.After(300 * time.Millisecond):
+	}
+	if !strings.Contains(logb.String(), "connection limit reached") || !strings.Contains(logb.String(), `"max_conns":1`) {
+		t.Errorf("log: %s", logb.String())
+	}
+	first.Close()
+	first.Close() // a second Close must not free a second slot
+	second := <-got
+	if second == nil {
+		t.Fatal("second connection not accepted after the first closed")
+	}
+	select {
+	case <-got:
+		t.Fatal("third connection accepted: a double Close freed two slots")
+	case <-time.After(300 * time.Millisecond):
+	}
+	if n := ln.Open(); n != 1 {
+		t.Errorf("Open() = %d, want 1", n)
+	}
+	ln.Close()
+	if _, ok := <-got; ok {
+		t.Error("Accept did not return after Close")
+	}
+	if _, err := ln.Accept(); !errors.Is(err, net.ErrClosed) {
+		t.Errorf("Accept after Close: %v", err)
+	}
+	second.Close()
+}

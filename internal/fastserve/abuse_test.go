@@ -1,0 +1,387 @@
+package fastserve
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/widgetd/widgetd/assets/assetstest"
+)
+
+// panicky wraps h with a path whose handler panics, as a buggy handler
+// would.
+func panicky(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/panic" {
+			panic("handler bug")
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// exchange is what a client saw on one connection: every response (Date
+// removed) and how the connection ended.
+type exchange struct {
+	responses []string
+	end       string // "EOF", "reset", "timeout" or another error
+}
+
+func (e exchange) String() string {
+	return fmt.Sprintf("%d responses:\n%s\nthen %s", len(e.responses), strings.Join(e.responses, "\n"), e.end)
+}
+
+// summary is the statuses and the end, for the abuse table (go test -v).
+func (e exchange) summary() string {
+	var codes []string
+	for _, r := range e.responses {
+		codes = append(codes, strings.SplitN(r, "\n", 2)[0])
+	}
+	if len(codes) == 0 {
+		codes = []string{"no response"}
+	}
+	return strings.Join(codes, ", ") + ", then " + e.end
+}
+
+// converse sends raw on a fresh connection (half-closing the client side
+// after it unless keepOpen), reads everything the server sends until it
+// closes or wait passes, and returns what was seen.
+func converse(t *testing.T, addr string, raw []byte, keepOpen bool, wait time.Duration) exchange {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Write(raw); err != nil {
+		t.Fatal(err)
+	}
+	if !keepOpen {
+		_ = c.(*net.TCPConn).CloseWrite()
+	} else {
+		time.Sleep(100 * time.Millisecond) // let the server answer and close first
+	}
+	_ = c.SetReadDeadline(time.Now().Add(wait))
+	all, err := io.ReadAll(c)
+	var ex exchange
+	switch {
+	case err == nil:
+		ex.end = "EOF"
+	case errors.Is(err, syscall.ECONNRESET):
+		ex.end = "reset"
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		ex.end = "timeout"
+	default:
+		ex.end = err.Error()
+	}
+	r := bufio.NewReader(bytes.NewReader(all))
+	for {
+		resp, err := http.ReadResponse(r, nil)
+		if err != nil {
+			break
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		resp.Header.Del("Date")
+		ex.responses = append(ex.responses, wireResponse{resp.StatusCode, resp.Header, body}.String())
+	}
+	return ex
+}
+
+// abuseCases are requests a hostile or broken client sends. The fast engine
+// must answer each exactly as net/http does, with the same end of
+// connection.
+func abuseCases(d *assetstest.Dist) []struct {
+	name     string
+	raw      string
+	keepOpen bool
+} {
+	js := "/" + d.Asset
+	hit := "GET " + js + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
+	return []struct {
+		name     string
+		raw      string
+		keepOpen bool
+	}{
+		{"bare LF head", "GET " + js + " HTTP/1.1\nHost: x\nAccept-Encoding: br\n\n", false},
+		{"bare LF in one field", "GET " + js + " HTTP/1.1\r\nHost: x\nAccept-Encoding: br\r\n\r\n", false},
+		{"bare LF after a hit", hit + "GET " + js + " HTTP/1.1\nHost: x\n\n", false},
+		{"HTTP/0.9 line", "GET " + js + "\r\n", false},
+		{"HTTP/0.9 line and blank line", "GET " + js + "\r\n\r\n", false},
+		{"HTTP/1.0", "GET " + js + " HTTP/1.0\r\n\r\n", false},
+		{"HTTP/2 preface (h2c prior knowledge)", "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", false},
+		{"leading blank line", "\r\n" + hit, false},
+		{"NUL in a field", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX: a\x00b\r\n\r\n", false},
+		{"obs-fold", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX: a\r\n b\r\n\r\n", false},
+		{"two Hosts", "GET " + js + " HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n", false},
+		{"no Host", "GET " + js + " HTTP/1.1\r\n\r\n", false},
+		{"space before colon", "GET " + js + " HTTP/1.1\r\nHost : x\r\n\r\n", false},
+		{"CL and TE (smuggling)", "GET " + js + " HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + hit, false},
+		{"6 KiB head", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 6<<10) + "\r\n\r\n", false},
+		{"20 KiB head (431, then FIN: net/http half-closes)", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 20<<10) + "\r\n\r\n", false},
+		{"junk Accept-Encoding", "GET " + js + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: ;;,q=,br;q=2,\xff\r\n\r\n", false},
+		{"handler panic", "GET /panic HTTP/1.1\r\nHost: x\r\n\r\n", false},
+		{"handler panic after a hit", hit + "GET /panic HTTP/1.1\r\nHost: x\r\n\r\n", false},
+		{"binary line", "\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03\r\n\r\n", false},
+		// The server closes while the client still has bytes in flight: a
+		// half-close (FIN) lets the client read the response, a reset
+		// may destroy it.
+		{"HTTP/1.0 with trailing bytes", "GET " + js + " HTTP/1.0\r\n\r\n" + strings.Repeat("z", 64<<10), true},
+		{"Connection: close with trailing bytes", "GET " + js + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n" + strings.Repeat("z", 64<<10), true},
+		{"bad request with trailing bytes", "GET " + js + " HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n" + strings.Repeat("z", 64<<10), true},
+	}
+}
+
+// TestAbuseMatchesNetHTTP sends every abuse case to both engines running
+// the same handler (a path of which panics) and requires the same
+// responses and the same end of connection.
+func TestAbuseMatchesNetHTTP(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := panicky(registryHandler(t, d))
+	opts := limits
+	opts.Logger = quiet
+	fast, _ := start(t, h, opts)
+	ref := startNetHTTP(t, h, limits)
+	for _, tc := range abuseCases(d) {
+		t.Run(tc.name, func(t *testing.T) {
+			want := converse(t, ref, []byte(tc.raw), tc.keepOpen, 3*time.Second)
+			got := converse(t, fast, []byte(tc.raw), tc.keepOpen, 3*time.Second)
+			if got.String() != want.String() {
+				t.Errorf("fast engine:\n%s\nnet/http:\n%s", got, want)
+			}
+			t.Logf("| %s | %s | %s |", tc.name, got.summary(), want.summary())
+			if want.end == "timeout" {
+				t.Errorf("net/http did not close the connection: the case needs a bounded end")
+			}
+		})
+	}
+}
+
+// TestHeadDeadlineAcrossHandOff: a head trickled slowly is cut
+// ReadHeaderTimeout after it began, even when it is handed to net/http
+// mid-way (a slowloris client held a connection about three times longer
+// when each side restarted the deadline).
+func TestHeadDeadlineAcrossHandOff(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := registryHandler(t, d)
+	opts := limits
+	opts.ReadHeaderTimeout = 2 * time.Second
+	fast, _ := start(t, h, opts)
+	ref := startNetHTTP(t, h, opts)
+	js := "/" + d.Asset
+	for _, tc := range []struct {
+		name          string
+		before, burst string
+	}{
+		{"fast-looking head", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX-", ""},
+		{"past the fast path's buffer", "GET " + js + " HTTP/1.1\r\nHost: x\r\nX-", "Pad: " + strings.Repeat("a", 5<<10) + "\r\nX-"},
+		{"HTTP/1.0 line", "GET " + js + " HTTP/1.0\r\nX-", ""},
+	} {
+		for _, eng := range []struct{ name, addr string }{{"fast", fast}, {"net/http", ref}} {
+			t.Run(tc.name+"/"+eng.name, func(t *testing.T) {
+				t.Parallel()
+				c, err := net.Dial("tcp", eng.addr)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer c.Close()
+				begin := time.Now()
+				closed := make(chan time.Duration, 1)
+				go func() {
+					_, _ = io.Copy(io.Discard, c)
+					closed <- time.Since(begin)
+				}()
+				io.WriteString(c, tc.before)
+				// Trickle for 1.6s, then (maybe) cross the fast path's
+				// buffer, then keep trickling. A deadline that starts over
+				// at the hand-off would hold the connection until 3.6s.
+				burst := tc.burst
+				for {
+					select {
+					case took := <-closed:
+						t.Logf("| slowloris, %s | %s | closed after %s |", tc.name, eng.name, took.Round(10*time.Millisecond))
+						if took > 3300*time.Millisecond {
+							t.Errorf("connection held %s, want about ReadHeaderTimeout (%s)", took, opts.ReadHeaderTimeout)
+						}
+						return
+					case <-time.After(100 * time.Millisecond):
+					}
+					if burst != "" && time.Since(begin) >= 1600*time.Millisecond {
+						io.WriteString(c, burst)
+						burst = ""
+					} else if _, err := io.WriteString(c, "a"); err != nil {
+						continue
+					}
+					if time.Since(begin) > 10*time.Second {
+						t.Fatal("connection still open after 10s")
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestEncodingClassMemo: the memo is keyed on what Accept-Encoding means,
+// so hundreds of junk spellings neither fill it nor push a browser's value
+// off the fast path, and equivalent spellings share one entry.
+func TestEncodingClassMemo(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	h := registryHandler(t, d)
+	opts, hits, _ := observed(h)
+	addr, srv := start(t, h, opts)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	r := bufio.NewReader(c)
+	get := func(ae string) wireResponse {
+		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: %s\r\n\r\n", d.Asset, ae)
+		return readWire(t, r, "GET")
+	}
+	for i := range 300 {
+		if resp := get(fmt.Sprintf("junk-%d, gzip;q=0.%d", i, 1+i%9)); resp.header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("junk %d: %s", i, resp)
+		}
+	}
+	before := hits.Load()
+	if resp := get("gzip, deflate, br, zstd"); resp.header.Get("Content-Encoding") != "br" {
+		t.Fatalf("browser value: %s", resp)
+	}
+	for deadline := time.Now().Add(5 * time.Second); hits.Load() == before && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
+	if hits.Load() != before+1 {
+		t.Errorf("after 300 junk values, a browser's Accept-Encoding was not a fast-path hit")
+	}
+	tc := (*srv.cache.Load())["/"+d.Asset]
+	if n := len(*tc.entries.Load()); n != 2 {
+		t.Errorf("%d memoised responses for one path after 301 spellings of 2 meanings, want 2", n)
+	}
+}
+
+// FuzzClassOf: two Accept-Encoding values of the same class get the same
+// answer from assets' handler, for files with br+gzip and with identity
+// only; the class's canonical spelling stands for all of them.
+func FuzzClassOf(f *testing.F) {
+	for _, s := range []string{"", "br", "gzip, deflate, br, zstd", "br;q=0, gzip", "*;q=0", "identity;q=0", "x-gzip;q=0.5, *;q=0.6",
+		"BR;Q=1", "br;q=1.0001", "gzip;q=0.", " \tbr ; q = 0.5", "br\u00a0", "*", "\u212a"} {
+		f.Add(s, true)
+	}
+	f.Add("", false)
+	d := assetstest.New(f, assetstest.Options{})
+	h := registryHandler(f, d)
+	f.Fuzz(func(t *testing.T, ae string, present bool) {
+		class := classOf([]byte(ae), present)
+		for _, target := range []string{"/" + d.Asset, "/" + d.Image} {
+			answer := func(v string, has bool) string {
+				req := httptest.NewRequest("GET", target, nil)
+				if has {
+					req.Header["Accept-Encoding"] = []string{v}
+				}
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				return fmt.Sprint(rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Etag"))
+			}
+			if got, want := answer(ae, present), answer(class.acceptEncoding(), true); got != want {
+				t.Fatalf("%s: Accept-Encoding %q (present %v, class %q) answered %s; the class's spelling answered %s",
+					target, ae, present, class.acceptEncoding(), got, want)
+			}
+		}
+	})
+}
+
+// errListener fails its first n Accepts with the error a process out of
+// file descriptors gets, then accepts normally.
+type errListener struct {
+	net.Listener
+	mu sync.Mutex
+	n  int
+}
+
+func (l *errListener) Accept() (net.Conn, error) {
+	l.mu.Lock()
+	if l.n > 0 {
+		l.n--
+		l.mu.Unlock()
+		return nil, &net.OpError{Op: "accept", Net: "tcp", Err: os.NewSyscallError("accept4", syscall.EMFILE)}
+	}
+	l.mu.Unlock()
+	return l.Listener.Accept()
+}
+
+// TestAcceptEMFILE: running out of descriptors on accept is logged and
+// retried with backoff, and the server keeps serving.
+func TestAcceptEMFILE(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	var logb lockedBuffer
+	opts := limits
+	opts.Logger = slog.New(slog.NewJSONHandler(&logb, nil))
+	srv := New(registryHandler(t, d), opts)
+	t.Cleanup(func() { srv.Close() })
+	ln := &errListener{Listener: listen(t), n: 3}
+	go srv.Serve(ln)
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
+	if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
+		t.Fatalf("after EMFILE: %s", resp)
+	}
+	if n := strings.Count(logb.String(), "too many open files"); n != 3 {
+		t.Errorf("%d log lines about EMFILE, want 3:\n%s", n, logb.String())
+	}
+
+	// net/http, the reference, logs and retries the same way.
+	var refLog lockedBuffer
+	ref := &http.Server{Handler: registryHandler(t, d), ErrorLog: slog.NewLogLogger(slog.NewJSONHandler(&refLog, nil), slog.LevelWarn)}
+	t.Cleanup(func() { ref.Close() })
+	refLn := &errListener{Listener: listen(t), n: 3}
+	go ref.Serve(refLn)
+	c2, err := net.Dial("tcp", refLn.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintf(c2, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
+	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 {
+		t.Fatalf("net/http after EMFILE: %s", resp)
+	}
+	if n := strings.Count(refLog.String(), "too many open files"); n != 3 {
+		t.Errorf("net/http: %d log lines about EMFILE, want 3:\n%s", n, refLog.String())
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
