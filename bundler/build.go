@@ -54,6 +54,12 @@ type Options struct {
 	Retain int
 	// NoCompress skips precompression.
 	NoCompress bool
+	// PrecompressHTML also precompresses the widget HTML documents. By
+	// default only files served over HTTP (external JS, CSS, assets) get
+	// .br/.gz: a host receives the HTML through MCP resources/read as JSON
+	// text, where a sidecar is never used. Set it when dist/ also serves the
+	// HTML over HTTP. widgetd.json: precompressHtml.
+	PrecompressHTML bool
 	// CacheDir is widgetd's cache folder: compressed outputs by content hash
 	// (shared by every build and output folder), and a record of each output
 	// folder's last build so an unchanged project is not rebuilt. Default
@@ -93,6 +99,9 @@ type Builder struct {
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
+
+	// precompressHTML is Options.PrecompressHTML or the project file's.
+	precompressHTML bool
 }
 
 // New resolves opts against the project file and returns a Builder. It reads
@@ -155,6 +164,7 @@ func New(opts Options) (*Builder, error) {
 	if opts.Retain > 0 {
 		b.retain = opts.Retain
 	}
+	b.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = pc.Targets
@@ -305,10 +315,13 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	}
 	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
 	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
-	addFile := func(p string, data []byte) {
-		if _, ok := a.files[p]; !ok {
-			a.files[p] = &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
+	addFile := func(p string, data []byte) *distFile {
+		if f, ok := a.files[p]; ok {
+			return f
 		}
+		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
+		a.files[p] = f
+		return f
 	}
 	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
 	for _, w := range b.widgets {
@@ -319,7 +332,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
-		addFile(mw.HTML, mw.htmlBytes)
+		addFile(mw.HTML, mw.htmlBytes).document = true
 		m.Widgets = append(m.Widgets, mw.Widget)
 		var uris []string
 		for _, r := range mw.Profiles {

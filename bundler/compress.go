@@ -282,6 +282,9 @@ func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
 		if f.source != nil || !compressible(f.ContentType) || len(f.data) < minCompressSize {
 			continue // retained files keep their encodings
 		}
+		if f.document && !b.precompressHTML {
+			continue // reaches hosts as resources/read text, not over HTTP
+		}
 		for _, enc := range encodingOrder {
 			jobs = append(jobs, job{f, enc})
 		}

@@ -77,7 +77,7 @@ var (
 	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "precompressHtml"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
@@ -96,6 +96,9 @@ type ProjectConfig struct {
 	Targets []string `json:"targets,omitempty"`
 	// Retain is how many builds' hashed files to keep (current included); default 5.
 	Retain int `json:"retain,omitempty"`
+	// PrecompressHTML also precompresses the widget HTML documents (see
+	// Options.PrecompressHTML); default false.
+	PrecompressHTML bool `json:"precompressHtml,omitempty"`
 }
 
 // LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero

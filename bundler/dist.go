@@ -20,6 +20,10 @@ type distFile struct {
 	assets.File
 	// data is the identity content of a new file.
 	data []byte
+	// document marks a widget's HTML document: a host reads it through MCP
+	// resources/read, so it is precompressed only on request
+	// (Options.PrecompressHTML).
+	document bool
 	// encoded holds a new file's encodings by name.
 	encoded map[string][]byte
 	// source is the previous dist/ folder for a retained file (copied, not

@@ -60,7 +60,7 @@ func (b *Builder) buildKey() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opts := fmt.Sprintf("%q %q %v %v %d %v %q", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin)
+	opts := fmt.Sprintf("%q %q %v %v %d %v %q %v", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin, b.precompressHTML)
 	h.add("options", []byte(opts))
 	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
