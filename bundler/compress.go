@@ -232,7 +232,7 @@ func decode(enc string, data []byte) ([]byte, error) {
 
 // DefaultCacheDir is widgetd's cache folder when Options.CacheDir is empty:
 // widgetd in the user cache folder (compressed files by content hash under
-// compress/, records of finished builds under builds/).
+// compress-2/, records of finished builds under builds/).
 func DefaultCacheDir() string {
 	d, err := os.UserCacheDir()
 	if err != nil {
@@ -241,12 +241,25 @@ func DefaultCacheDir() string {
 	return filepath.Join(d, "widgetd")
 }
 
+// brotliWindow is the smallest brotli window (log2, 16–22) that holds n
+// bytes. A window larger than the input finds no further match, but the q11
+// encoder clears a match tree of 2×2^LGWin entries per file (32 MiB at 22):
+// sizing it to the file makes small files several times faster and changes
+// only the window bits in the stream header.
+func brotliWindow(n int) int {
+	lg := 16
+	for lg < 22 && 1<<lg-16 < n {
+		lg++
+	}
+	return lg
+}
+
 // encode compresses data with the named encoding.
 func encode(enc string, data []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	switch enc {
 	case "br":
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 22})
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: brotliWindow(len(data))})
 		if _, err := w.Write(data); err != nil {
 			return nil, err
 		}
