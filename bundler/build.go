@@ -114,6 +114,12 @@ type Builder struct {
 	assembled bool
 	// seen are stamps taken before a full bundle (incremental.go).
 	seen map[string]fileStamp
+	// stampGap is stampSafetyGap (tests shorten it).
+	stampGap time.Duration
+	// widgetCache and sums let a rebuild skip unchanged widgets
+	// (widgetcache.go).
+	widgetCache map[string]*assembledWidget
+	sums        map[string]string
 }
 
 // New resolves opts against the project file and returns a Builder. It reads
@@ -148,7 +154,7 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(cacheDir, "compress-2")
 	}
-	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier()}
+	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
 	pick := func(flag, file, def string) string {
 		if flag != "" {
 			return flag
@@ -337,12 +343,13 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
 	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
 	watch.add(&a.timings.Esbuild)
+	sums := map[string]string{}
 	addFile := func(p string, data []byte) *distFile {
 		if f, ok := a.files[p]; ok {
 			return f
 		}
 		watch := startWatch()
-		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
+		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: b.fileSum(p, data, sums), ContentType: ContentType(p), Immutable: true}, data: data}
 		watch.add(&a.timings.Hash)
 		a.files[p] = f
 		return f
@@ -366,6 +373,8 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		a.widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
 	}
 	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
+	b.sums = sums
+	b.pruneWidgetCache()
 	watch = startWatch()
 	m.BuildID = buildID(m.Widgets)
 	watch.add(&a.timings.Hash)
@@ -583,6 +592,10 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	watch := startWatch()
 	defer watch.add(&t.Render)
 	name := w.Config.Name
+	key := b.widgetKey(w, bundle)
+	if mw, used, ok := b.cachedWidget(name, key); ok {
+		return mw, used, nil
+	}
 	js := bundle.files[bundle.js[name]].Contents
 	var css []byte
 	cssPath := bundle.css[name]
@@ -660,6 +673,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 			ReadMeta: meta,
 		})
 	}
+	b.cacheWidget(name, key, mw, used)
 	return mw, used, nil
 }
 

@@ -76,19 +76,25 @@ func (b *Builder) entryKey(w *widget) string {
 	return filepath.Dir(w.Entry) + "\x00" + b.entrySource(w)
 }
 
+// stampSafetyGap is how recent a file's modification may be for its stamp to
+// be trusted. A file written moments ago may still be being written (editors
+// and os.WriteFile truncate, then write) within one tick of the file-system
+// clock, so it counts as changed until it is older; esbuild's own rebuild
+// cache applies the same rule (3 s).
+const stampSafetyGap = 3 * time.Second
+
 // rememberBundle records res as the last good bundle, stamping every file
 // that fed it. seen holds stamps taken before the bundle started (by
-// dirtyWidgets), which are kept: a file changed while esbuild ran then differs
-// next time. Files stamped only now are stamped unknown when they changed
-// after start, for the same reason. Like the dev server's watcher, a change
-// is a new size or modification time.
+// dirtyWidgets), used when present: a file changed while esbuild ran then
+// differs next time. Any file modified within stampSafetyGap of start is
+// stamped unknown, so the widgets using it are rebuilt again next time. Like
+// the dev server's watcher, a change is a new size or modification time.
 func (b *Builder) rememberBundle(res *bundleResult, start time.Time, seen map[string]fileStamp) {
 	st := &bundleState{last: res, stamps: map[string]fileStamp{}, users: map[string][]string{}, entries: map[string]string{}}
 	for _, w := range b.widgets {
 		st.entries[w.Config.Name] = b.entryKey(w)
 	}
-	// A file's modification time can trail the write by a clock tick.
-	cutoff := start.Add(-50 * time.Millisecond).UnixNano()
+	cutoff := start.Add(-b.stampGap).UnixNano()
 	use := func(p, name string) {
 		u := st.users[p]
 		if len(u) == 0 || u[len(u)-1] != name {
@@ -99,11 +105,10 @@ func (b *Builder) rememberBundle(res *bundleResult, start time.Time, seen map[st
 		if _, ok := st.stamps[p]; ok {
 			return
 		}
-		if s, ok := seen[p]; ok {
-			st.stamps[p] = s
-			return
+		s, ok := seen[p]
+		if !ok {
+			s = stampOf(p)
 		}
-		s := stampOf(p)
 		if s.mtime >= cutoff {
 			s = unknownStamp
 		}
