@@ -120,6 +120,7 @@ type Builder struct {
 	// (widgetcache.go).
 	widgetCache map[string]*assembledWidget
 	sums        map[string]string
+	inputSums   map[string]inputSum
 }
 
 // New resolves opts against the project file and returns a Builder. It reads

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
@@ -176,6 +177,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 		return
 	}
 	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize}
+	now := time.Now()
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {
 		return
@@ -194,11 +196,11 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize) {
 			continue
 		}
 		file := filepath.Join(b.root, filepath.FromSlash(key))
-		data, err := os.ReadFile(file)
+		sum, err := b.sumInput(file, now)
 		if err != nil {
 			return // an input we cannot read back: no record, no shortcut
 		}
-		rec.Inputs[file] = sha256Hex(data)
+		rec.Inputs[file] = sum
 		dirs[filepath.Dir(file)] = true
 	}
 	// esbuild also reads package.json, tsconfig.json and jsconfig.json in

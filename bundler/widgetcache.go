@@ -3,7 +3,9 @@ package bundler
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 )
 
 // Reusing assembled widgets. After a rebuild of one widget of many, the
@@ -78,4 +80,33 @@ func (b *Builder) fileSum(p string, data []byte, next map[string]string) string 
 	s := sha256Hex(data)
 	next[p] = s
 	return s
+}
+
+// inputSum is a file's SHA-256 with the stamp it was computed at.
+type inputSum struct {
+	stamp fileStamp
+	sum   string
+}
+
+// sumInput returns the SHA-256 of an input file for the build record. A
+// long-lived Builder keeps sums by stamp (size, modification time) and
+// reuses one when the stamp is unchanged and older than stampGap, so a
+// rebuild does not read and hash every package file again.
+func (b *Builder) sumInput(file string, now time.Time) (string, error) {
+	st := stampOf(file)
+	if c, ok := b.inputSums[file]; ok && c.stamp == st && st.mtime < now.Add(-b.stampGap).UnixNano() {
+		return c.sum, nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256Hex(data)
+	if b.inputSums == nil {
+		b.inputSums = map[string]inputSum{}
+	}
+	if st != absentStamp {
+		b.inputSums[file] = inputSum{stamp: st, sum: sum}
+	}
+	return sum, nil
 }
