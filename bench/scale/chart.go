@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"html"
 	"math"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -23,8 +26,10 @@ type panel struct {
 	lines         []series
 }
 
-// chart draws the run as an SVG of two panels: build times and peak RSS
-// against the number of widgets, both on log scales. Hand-written SVG keeps
+// chart draws the run as an SVG of three panels: build wall time, build CPU
+// time (user + system of the process, which other load on a shared machine
+// disturbs far less) and peak RSS against the number of widgets, on log
+// scales. Hand-written SVG keeps
 // the benchmark free of dependencies.
 func chart(r *report) []byte {
 	var wd, wdEdit, wdBuilder, vite, viteEdit, wdRSS, viteRSS series
@@ -35,6 +40,9 @@ func chart(r *report) []byte {
 	viteEdit = series{name: "Vite 8 build of the edited widget", color: "#cf222e", dashed: true}
 	wdRSS = series{name: "widgetd build, cold", color: "#1a7f37"}
 	viteRSS = series{name: "Vite 8, cold", color: "#cf222e"}
+	wdCPU, wdEditCPU, viteCPU, viteEditCPU := wd, wdEdit, vite, viteEdit
+	wdCPU.x, wdEditCPU.x, viteCPU.x, viteEditCPU.x = nil, nil, nil, nil
+	wdCPU.y, wdEditCPU.y, viteCPU.y, viteEditCPU.y = nil, nil, nil, nil
 	sec := func(d time.Duration) float64 { return d.Seconds() }
 	for _, p := range r.Points {
 		n := float64(p.Widgets)
@@ -48,6 +56,10 @@ func chart(r *report) []byte {
 		add(&wdBuilder, sec(p.EditBuilder))
 		add(&vite, sec(p.ViteCold.Wall))
 		add(&viteEdit, sec(p.ViteEdit.Wall))
+		add(&wdCPU, sec(p.Cold.CPU))
+		add(&wdEditCPU, sec(p.EditCLI.CPU))
+		add(&viteCPU, sec(p.ViteCold.CPU))
+		add(&viteEditCPU, sec(p.ViteEdit.CPU))
 		add(&wdRSS, float64(p.Cold.MaxRSS)/(1<<20))
 		add(&viteRSS, float64(p.ViteCold.MaxRSS)/(1<<20))
 	}
@@ -59,12 +71,13 @@ func chart(r *report) []byte {
 	}
 	mibs := func(v float64) string { return fmt.Sprintf("%g MiB", v) }
 	panels := []panel{
-		{title: "Build time (wall) vs widgets", yLabel: "time", unit: secs, lines: []series{vite, viteEdit, wd, wdEdit, wdBuilder}},
-		{title: "Peak RSS of the build process vs widgets", yLabel: "RSS", unit: mibs, lines: []series{viteRSS, wdRSS}},
+		{title: "Build time (wall)", yLabel: "time", unit: secs, lines: []series{vite, viteEdit, wd, wdEdit, wdBuilder}},
+		{title: "Build CPU time (user + system)", yLabel: "CPU", unit: secs, lines: []series{viteCPU, viteEditCPU, wdCPU, wdEditCPU}},
+		{title: "Peak RSS of the build process", yLabel: "RSS", unit: mibs, lines: []series{viteRSS, wdRSS}},
 	}
-	const pw, ph = 520.0, 360.0
+	const pw, ph = 440.0, 340.0
 	var b bytes.Buffer
-	width, height := 2*pw+40, ph+190
+	width, height := 3*pw+60, ph+150
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" viewBox="0 0 %g %g" font-family="system-ui, sans-serif" font-size="12">`+"\n", width, height, width, height)
 	fmt.Fprintf(&b, `<rect width="100%%" height="100%%" fill="#fff"/>`+"\n")
 	fmt.Fprintf(&b, `<text x="20" y="24" font-size="15" font-weight="600">widgetd vs Vite 8: generated projects of 1–500 widgets (half React, half TypeScript)</text>`+"\n")
@@ -75,8 +88,8 @@ func chart(r *report) []byte {
 	// Legend under both panels.
 	y := 60 + ph + 20
 	for i, s := range panels[0].lines {
-		x := 20.0 + float64(i%2)*(pw+20)
-		yy := y + float64(i/2)*18
+		x := 20.0 + float64(i%3)*(pw+20)
+		yy := y + float64(i/3)*18
 		dash := ""
 		if s.dashed {
 			dash = ` stroke-dasharray="6 4"`
@@ -170,4 +183,17 @@ func roundSig(v float64) float64 {
 	}
 	p := math.Pow(10, 2-math.Floor(math.Log10(math.Abs(v))))
 	return math.Round(v*p) / p
+}
+
+// redraw rewrites out/scale.svg from a scale.json.
+func redraw(jsonFile, out string) error {
+	data, err := os.ReadFile(jsonFile)
+	if err != nil {
+		return err
+	}
+	var r report
+	if err := json.Unmarshal(data, &r); err != nil {
+		return fmt.Errorf("%s: %w", jsonFile, err)
+	}
+	return os.WriteFile(filepath.Join(out, "scale.svg"), chart(&r), 0o644)
 }

@@ -20,6 +20,7 @@
 //
 //	go run ./bench/scale [-sizes 1,10,50,200,500] [-vite-max 500] [-runs 3]
 //	go run ./bench/scale -gen DIR -n 50   # only write a project (to profile)
+//	go run ./bench/scale -replot bench/out/scale.json   # redraw the chart
 //
 // Needs `npm ci` in widgets/ (React) and bench/vite/ (Vite 8).
 package main
@@ -59,6 +60,7 @@ func main() {
 	flag.StringVar(&o.widgets, "widgets", "widgets", "folder whose node_modules holds React")
 	flag.BoolVar(&o.keep, "keep", false, "keep the generated projects and outputs")
 	gen := flag.String("gen", "", "only generate a project of -n widgets into this folder")
+	replot := flag.String("replot", "", "only redraw -out/scale.svg from this scale.json")
 	n := flag.Int("n", 50, "widgets for -gen")
 	flag.Parse()
 	for _, s := range strings.Split(*sizes, ",") {
@@ -76,6 +78,13 @@ func main() {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "scale: React is not installed: run `npm ci` in %s (%v)\n", o.widgets, err)
 		os.Exit(1)
+	}
+	if *replot != "" {
+		if err := redraw(*replot, o.out); err != nil {
+			fmt.Fprintln(os.Stderr, "scale:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if *gen != "" {
 		if err := scalegen.Generate(*gen, *n, nm); err != nil {
