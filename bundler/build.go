@@ -434,9 +434,9 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		warnings = append(warnings, *warn)
 	}
 	if prev != nil {
-		b.cache.fallback = prev.encodingBySum
+		b.cache.setFallback(prev.encodingBySum)
 	} else {
-		b.cache.fallback = nil
+		b.cache.setFallback(nil)
 	}
 	retain(m, files, prev, b.retain)
 

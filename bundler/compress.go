@@ -118,6 +118,14 @@ func (c *compressCache) get(sum, enc string) []byte {
 	return nil
 }
 
+// setFallback sets where get looks after memory and disk (the bridge
+// measurement may be reading the cache at the same time).
+func (c *compressCache) setFallback(fb func(sum, enc string) []byte) {
+	c.mu.Lock()
+	c.fallback = fb
+	c.mu.Unlock()
+}
+
 func (c *compressCache) remember(sum, enc string, b []byte) {
 	c.mu.Lock()
 	c.m[sum+"/"+enc] = b

@@ -113,3 +113,21 @@ func serveEveryFile(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestResultTimings checks that a build reports where its time went: esbuild
+// ran, and the stages add up to no more than the whole build.
+func TestResultTimings(t *testing.T) {
+	root := copyTree(t, "testdata/shells")
+	res, err := Build(context.Background(), Options{Root: root, OutDir: filepath.Join(t.TempDir(), "dist"), NoCache: true, PrecompressHTML: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tm := res.Timings
+	if tm.Esbuild <= 0 || tm.Write <= 0 || tm.Compress <= 0 {
+		t.Errorf("timings missing a stage that ran: %+v", tm)
+	}
+	sum := tm.Discover + tm.Esbuild + tm.Render + tm.Minify + tm.Hash + tm.Compress + tm.Write + tm.Record + tm.BridgeWait
+	if sum > res.Duration {
+		t.Errorf("stages add up to %v, more than the build's %v", sum, res.Duration)
+	}
+}
