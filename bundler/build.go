@@ -54,6 +54,12 @@ type Options struct {
 	Retain int
 	// NoCompress skips precompression.
 	NoCompress bool
+	// PrecompressHTML also precompresses the widget HTML documents. By
+	// default only files served over HTTP (external JS, CSS, assets) get
+	// .br/.gz: a host receives the HTML through MCP resources/read as JSON
+	// text, where a sidecar is never used. Set it when dist/ also serves the
+	// HTML over HTTP. widgetd.json: precompressHtml.
+	PrecompressHTML bool
 	// CacheDir is widgetd's cache folder: compressed outputs by content hash
 	// (shared by every build and output folder), and a record of each output
 	// folder's last build so an unchanged project is not rebuilt. Default
@@ -98,9 +104,34 @@ type Builder struct {
 	min        *minify.M
 	mu         sync.Mutex
 	compilers  *compilers // npm compilers in one Node helper, started on first need
+	// nodeLastBuild: the previous build ran npm compilers (no per-widget
+	// incremental bundle then; see assemble).
+	nodeLastBuild bool
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
+
+	// precompressHTML is Options.PrecompressHTML or the project file's.
+	precompressHTML bool
+	// state is the last good bundle, for rebuilding only changed widgets;
+	// single holds per-widget esbuild contexts (incremental.go).
+	state    *bundleState
+	single   map[string]*singleContext
+	rebuilds int64
+	// bundles counts bundles; a one-shot Build does not stamp its inputs
+	// for a next bundle that never comes (Assemble, for `widgetd dev`, and
+	// a second Build do).
+	bundles   int
+	assembled bool
+	// seen are stamps taken before a full bundle (incremental.go).
+	seen map[string]fileStamp
+	// stampGap is stampSafetyGap (tests shorten it).
+	stampGap time.Duration
+	// widgetCache and sums let a rebuild skip unchanged widgets
+	// (widgetcache.go).
+	widgetCache map[string]*assembledWidget
+	sums        map[string]string
+	inputSums   map[string]inputSum
 }
 
 // New resolves opts against the project file and returns a Builder. It reads
@@ -131,9 +162,11 @@ func New(opts Options) (*Builder, error) {
 	}
 	compressDir := ""
 	if cacheDir != "" {
-		compressDir = filepath.Join(cacheDir, "compress")
+		// compress-2: brotli windows sized to the file (compress/ held
+		// 4 MiB-window streams; same content, other header bytes).
+		compressDir = filepath.Join(cacheDir, "compress-2")
 	}
-	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier()}
+	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
 	b.compilers = newCompilers(b)
 	pick := func(flag, file, def string) string {
 		if flag != "" {
@@ -164,6 +197,7 @@ func New(opts Options) (*Builder, error) {
 	if opts.Retain > 0 {
 		b.retain = opts.Retain
 	}
+	b.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = pc.Targets
@@ -203,6 +237,8 @@ func (b *Builder) Close() {
 		b.esb.Dispose()
 		b.esb = nil
 	}
+	b.disposeSingles()
+	b.state = nil
 }
 
 // Result describes a finished build.
@@ -225,6 +261,8 @@ type Result struct {
 	// UpToDate is true when nothing was built: no input changed since the
 	// build that wrote OutDir, which is left as it was.
 	UpToDate bool `json:"upToDate,omitempty"`
+	// Timings splits Duration by stage.
+	Timings Timings `json:"timings"`
 }
 
 // WidgetSummary lists one widget's URI and the files it loads.
@@ -276,6 +314,7 @@ type Output struct {
 func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	b.assembled = true
 	if err := b.discover(); err != nil {
 		return nil, err
 	}
@@ -306,6 +345,7 @@ type assembled struct {
 	widgetFiles map[string][]string
 	warnings    []Diagnostic
 	metafile    string
+	timings     Timings
 }
 
 // assemble bundles and renders the widgets found by the last discover.
@@ -313,7 +353,12 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// A build that ran npm compilers read files esbuild's metafile does not
+	// list (Tailwind's scanned sources, config files), so the next one
+	// cannot rebuild only the widgets whose listed files changed.
+	b.nodeLastBuild = b.compilers.usedNode()
 	b.compilers.startBuild(ctx)
+	watch := startWatch()
 	bundle, warnings, err := b.bundle()
 	if err != nil {
 		return nil, err
@@ -323,14 +368,21 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	}
 	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
 	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
-	addFile := func(p string, data []byte) {
-		if _, ok := a.files[p]; !ok {
-			a.files[p] = &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: sha256Hex(data), ContentType: ContentType(p), Immutable: true}, data: data}
+	watch.add(&a.timings.Esbuild)
+	sums := map[string]string{}
+	addFile := func(p string, data []byte) *distFile {
+		if f, ok := a.files[p]; ok {
+			return f
 		}
+		watch := startWatch()
+		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: b.fileSum(p, data, sums), ContentType: ContentType(p), Immutable: true}, data: data}
+		watch.add(&a.timings.Hash)
+		a.files[p] = f
+		return f
 	}
 	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
 	for _, w := range b.widgets {
-		mw, used, err := b.assembleWidget(w, bundle)
+		mw, used, err := b.assembleWidget(w, bundle, &a.timings)
 		if err != nil {
 			return nil, err
 		}
@@ -344,7 +396,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
-		addFile(mw.HTML, mw.htmlBytes)
+		addFile(mw.HTML, mw.htmlBytes).document = true
 		m.Widgets = append(m.Widgets, mw.Widget)
 		var uris []string
 		for _, r := range mw.Profiles {
@@ -364,7 +416,11 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		}
 	}
 	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
+	b.sums = sums
+	b.pruneWidgetCache()
+	watch = startWatch()
 	m.BuildID = buildID(m.Widgets)
+	watch.add(&a.timings.Hash)
 	current.ID = m.BuildID
 	for _, f := range a.files {
 		f.Builds = []string{m.BuildID}
@@ -379,19 +435,35 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start := time.Now()
+	watch := startWatch()
+	var discoverTime time.Duration
 	if err := b.discover(); err != nil {
 		return nil, err
 	}
+	watch.add(&discoverTime)
 	if res := b.upToDate(); res != nil {
 		res.Duration = time.Since(start)
 		return res, nil
 	}
+	// The bridge's size is only reported, and its brotli q11 is CPU the
+	// rest of the pipeline does not wait for: measure it beside the build.
+	var size BridgeSize
+	var sizeErr error
+	measured := make(chan struct{})
+	go func() {
+		defer close(measured)
+		size, sizeErr = b.measureBridge()
+	}()
+	defer func() { <-measured }()
 	hits0, misses0 := b.cache.hits, b.cache.misses
 	a, err := b.assemble(ctx)
 	if err != nil {
 		return nil, err
 	}
 	m, files, warnings := a.manifest, a.files, a.warnings
+	t := &a.timings
+	t.Discover = discoverTime
+	watch = startWatch()
 
 	unlock, err := lockOut(b.outDir)
 	if err != nil {
@@ -404,12 +476,13 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		warnings = append(warnings, *warn)
 	}
 	if prev != nil {
-		b.cache.fallback = prev.encodingBySum
+		b.cache.setFallback(prev.encodingBySum)
 	} else {
-		b.cache.fallback = nil
+		b.cache.setFallback(nil)
 	}
 	retain(m, files, prev, b.retain)
 
+	watch.add(&t.Write)
 	if !b.opts.NoCompress {
 		list := make([]*distFile, 0, len(files))
 		for _, f := range files {
@@ -419,17 +492,20 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
+	watch.add(&t.Compress)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := writeDist(b.outDir, m, files, b.beforeSwap); err != nil {
 		return nil, err
 	}
-	b.cache.prune(maxCacheBytes)
-	size, err := b.measureBridge()
-	if err != nil {
-		return nil, err
+	watch.add(&t.Write)
+	<-measured
+	watch.add(&t.BridgeWait)
+	if sizeErr != nil {
+		return nil, sizeErr
 	}
+	b.cache.prune(maxCacheBytes)
 	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: &size}
 	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
 	byPath := map[string]assets.File{}
@@ -440,6 +516,8 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
 	b.saveRecord(a.metafile, &size, a.warnings)
+	watch.add(&t.Record)
+	res.Timings = *t
 	res.Duration = time.Since(start)
 	return res, nil
 }
@@ -515,11 +593,19 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 		names = append(names, w.Config.Name)
 	}
 	key := strings.Join(names, ",") + "\x00" + b.envKey()
+	start := time.Now()
+	if b.esb != nil && b.esbNames == key && !b.nodeLastBuild {
+		if res, diags, err, ok := b.bundleIncremental(start); ok {
+			return res, diags, err
+		}
+	}
 	if b.esb == nil || b.esbNames != key {
 		if b.esb != nil {
 			b.esb.Dispose()
 			b.esb = nil
 		}
+		b.disposeSingles()
+		b.state = nil
 		ctx, cerr := api.Context(b.esbuildOptions())
 		if cerr != nil {
 			var diags []Diagnostic
@@ -530,7 +616,13 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 		}
 		b.esb, b.esbNames = ctx, key
 	}
-	return b.collect(b.esb.Rebuild())
+	res, diags, err := b.collect(b.esb.Rebuild())
+	b.bundles++
+	if err == nil && (b.assembled || b.bundles > 1) {
+		b.rememberBundle(res, start, b.seen)
+	}
+	b.seen = nil
+	return res, diags, err
 }
 
 // builtWidget is one widget's manifest entry plus its HTML bytes.
@@ -542,8 +634,14 @@ type builtWidget struct {
 
 // assembleWidget renders a widget's HTML and metadata from the bundle and
 // returns it with the dist/ paths of the bundle files it loads.
-func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget, []string, error) {
+func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*builtWidget, []string, error) {
+	watch := startWatch()
+	defer watch.add(&t.Render)
 	name := w.Config.Name
+	key := b.widgetKey(w, bundle)
+	if mw, used, ok := b.cachedWidget(name, key); ok {
+		return mw, used, nil
+	}
 	js := bundle.files[bundle.js[name]].Contents
 	var css []byte
 	cssPath := bundle.css[name]
@@ -583,7 +681,9 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, js))
 	}
 	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
+	watch.add(&t.Render)
 	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
+	watch.add(&t.Minify)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -593,6 +693,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 		return nil, nil, fmt.Errorf("widget %q: encode metadata: %w", name, err)
 	}
 	header := pol.Header()
+	watch.add(&t.Render)
 	// The hash covers everything the host renders: the document, every file
 	// it loads, and the CSP and metadata that decide how it renders.
 	h := newHasher()
@@ -603,6 +704,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 	h.add("csp", []byte(header))
 	h.add("meta", metaJSON)
 	hash := h.sum()[:hashLen]
+	watch.add(&t.Hash)
 	mw := &builtWidget{htmlBytes: doc, js: js, css: css, Widget: assets.Widget{
 		Name: name, Title: w.Config.Title, Description: w.Config.Description,
 		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
@@ -621,6 +723,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult) (*builtWidget,
 			ReadMeta: meta,
 		})
 	}
+	b.cacheWidget(name, key, mw, used)
 	return mw, used, nil
 }
 

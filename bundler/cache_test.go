@@ -17,7 +17,7 @@ func TestPersistentCompressionCache(t *testing.T) {
 	cache := t.TempDir()
 	build := func(out string, noCache bool) *Result {
 		t.Helper()
-		res, err := Build(context.Background(), Options{Root: root, OutDir: filepath.Join(t.TempDir(), out), CacheDir: cache, NoCache: noCache})
+		res, err := Build(context.Background(), Options{Root: root, OutDir: filepath.Join(t.TempDir(), out), CacheDir: cache, NoCache: noCache, PrecompressHTML: true})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,6 +118,14 @@ func (c *compressCache) get(sum, enc string) []byte {
 	return nil
 }
 
+// setFallback sets where get looks after memory and disk (the bridge
+// measurement may be reading the cache at the same time).
+func (c *compressCache) setFallback(fb func(sum, enc string) []byte) {
+	c.mu.Lock()
+	c.fallback = fb
+	c.mu.Unlock()
+}
+
 func (c *compressCache) remember(sum, enc string, b []byte) {
 	c.mu.Lock()
 	c.m[sum+"/"+enc] = b
@@ -232,7 +240,7 @@ func decode(enc string, data []byte) ([]byte, error) {
 
 // DefaultCacheDir is widgetd's cache folder when Options.CacheDir is empty:
 // widgetd in the user cache folder (compressed files by content hash under
-// compress/, records of finished builds under builds/).
+// compress-2/, records of finished builds under builds/).
 func DefaultCacheDir() string {
 	d, err := os.UserCacheDir()
 	if err != nil {
@@ -241,12 +249,25 @@ func DefaultCacheDir() string {
 	return filepath.Join(d, "widgetd")
 }
 
+// brotliWindow is the smallest brotli window (log2, 16–22) that holds n
+// bytes. A window larger than the input finds no further match, but the q11
+// encoder clears a match tree of 2×2^LGWin entries per file (32 MiB at 22):
+// sizing it to the file makes small files several times faster and changes
+// only the window bits in the stream header.
+func brotliWindow(n int) int {
+	lg := 16
+	for lg < 22 && 1<<lg-16 < n {
+		lg++
+	}
+	return lg
+}
+
 // encode compresses data with the named encoding.
 func encode(enc string, data []byte) ([]byte, error) {
 	var buf bytes.Buffer
 	switch enc {
 	case "br":
-		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: 22})
+		w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: brotliQuality, LGWin: brotliWindow(len(data))})
 		if _, err := w.Write(data); err != nil {
 			return nil, err
 		}
@@ -281,6 +302,9 @@ func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
 	for _, f := range files {
 		if f.source != nil || !compressible(f.ContentType) || len(f.data) < minCompressSize {
 			continue // retained files keep their encodings
+		}
+		if f.document && !b.precompressHTML {
+			continue // reaches hosts as resources/read text, not over HTTP
 		}
 		for _, enc := range encodingOrder {
 			jobs = append(jobs, job{f, enc})

@@ -82,7 +82,7 @@ var (
 	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
@@ -112,6 +112,9 @@ type ProjectConfig struct {
 	// HTMLBudget is the largest widget HTML document, in bytes, before the
 	// build warns (fails with Options.Strict); default DefaultHTMLBudget.
 	HTMLBudget int64 `json:"htmlBudget,omitempty"`
+	// PrecompressHTML also precompresses the widget HTML documents (see
+	// Options.PrecompressHTML); default false.
+	PrecompressHTML bool `json:"precompressHtml,omitempty"`
 }
 
 // LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero

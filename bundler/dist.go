@@ -20,6 +20,10 @@ type distFile struct {
 	assets.File
 	// data is the identity content of a new file.
 	data []byte
+	// document marks a widget's HTML document: a host reads it through MCP
+	// resources/read, so it is precompressed only on request
+	// (Options.PrecompressHTML).
+	document bool
 	// encoded holds a new file's encodings by name.
 	encoded map[string][]byte
 	// source is the previous dist/ folder for a retained file (copied, not
@@ -182,21 +186,16 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 	}
 	sort.Strings(paths)
 	m.Files = m.Files[:0]
+	var jobs []writeJob
 	for _, p := range paths {
 		f := files[p]
 		if f.source != nil {
-			if err := copyInto(tmp, *f.source, f.Path); err != nil {
-				return err
-			}
+			jobs = append(jobs, writeJob{rel: f.Path, from: *f.source})
 			for _, e := range f.Encodings {
-				if err := copyInto(tmp, *f.source, e.Path); err != nil {
-					return err
-				}
+				jobs = append(jobs, writeJob{rel: e.Path, from: *f.source})
 			}
 		} else {
-			if err := writeFile(tmp, f.Path, f.data); err != nil {
-				return err
-			}
+			jobs = append(jobs, writeJob{rel: f.Path, data: f.data})
 			f.Encodings = nil
 			for _, enc := range encodingOrder {
 				data, ok := f.encoded[enc]
@@ -204,14 +203,15 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 					continue
 				}
 				ep := f.Path + encodingSuffix[enc]
-				if err := writeFile(tmp, ep, data); err != nil {
-					return err
-				}
+				jobs = append(jobs, writeJob{rel: ep, data: data})
 				f.Encodings = append(f.Encodings, assets.Encoding{Name: enc, Path: ep, Size: int64(len(data)), SHA256: sha256Hex(data)})
 			}
 		}
 		sort.Strings(f.Builds)
 		m.Files = append(m.Files, f.File)
+	}
+	if err := writeAll(tmp, jobs); err != nil {
+		return err
 	}
 	manifest, err := marshalManifest(m)
 	if err != nil {

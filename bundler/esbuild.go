@@ -214,17 +214,23 @@ func (b *Builder) widgetByName(name string) *widget {
 
 // metafile is the part of esbuild's metafile the bundler reads.
 type metafile struct {
-	Inputs map[string]struct {
-		Bytes int `json:"bytes"`
+	Inputs  map[string]metaInput  `json:"inputs"`
+	Outputs map[string]metaOutput `json:"outputs"`
+}
+
+// metaInput is one input of the metafile.
+type metaInput struct {
+	Bytes int `json:"bytes"`
+}
+
+// metaOutput is one output of the metafile.
+type metaOutput struct {
+	Bytes      int    `json:"bytes"`
+	EntryPoint string `json:"entryPoint"`
+	CSSBundle  string `json:"cssBundle"`
+	Inputs     map[string]struct {
+		BytesInOutput int `json:"bytesInOutput"`
 	} `json:"inputs"`
-	Outputs map[string]struct {
-		Bytes      int    `json:"bytes"`
-		EntryPoint string `json:"entryPoint"`
-		CSSBundle  string `json:"cssBundle"`
-		Inputs     map[string]struct {
-			BytesInOutput int `json:"bytesInOutput"`
-		} `json:"inputs"`
-	} `json:"outputs"`
 }
 
 // output is one esbuild output file, keyed by its dist/-relative path.
@@ -240,10 +246,16 @@ type bundleResult struct {
 	css     map[string]string  // widget name → CSS path ("" when none)
 	meta    metafile
 	rawMeta string
+	raw     *rawMetafile // rawMeta split (parsed on first need)
 }
 
 // collect turns an esbuild result into a bundleResult, or diagnostics.
 func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error) {
+	return b.collectFor(r, b.widgets)
+}
+
+// collectFor is collect for a build of the given widgets.
+func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResult, []Diagnostic, error) {
 	var diags []Diagnostic
 	errs := 0
 	for _, m := range r.Errors {
@@ -286,7 +298,7 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 			res.css[name] = strings.TrimPrefix(out.CSSBundle, outBase+"/")
 		}
 	}
-	for _, w := range b.widgets {
+	for _, w := range widgets {
 		if _, ok := res.files[res.js[w.Config.Name]]; !ok {
 			return nil, diags, fmt.Errorf("widget %q: esbuild produced no JavaScript output", w.Config.Name)
 		}

@@ -259,22 +259,58 @@ func hasToken(list, tok string) bool {
 }
 
 var (
-	scriptCloseRE = regexp.MustCompile(`(?i)</(script)`)
-	commentOpenRE = regexp.MustCompile(`<!--`)
-	styleCloseRE  = regexp.MustCompile(`(?i)</(style)`)
+	// Anchored at a "</" the scanner found (escapeClose): a regular
+	// expression over a whole bundle ran at ~100 MB/s, a fifth of the
+	// CPU of assembling 500 React widgets; these see a few bytes per "</".
+	scriptCloseAt = regexp.MustCompile(`^(?i)</(script)`)
+	styleCloseAt  = regexp.MustCompile(`^(?i)</(style)`)
 )
+
+// escapeClose rewrites every match of at (anchored, "</" + a tag name) in src
+// to "<\/" + the name as written, scanning src for "</" with bytes.Index.
+// The result equals regexp ReplaceAll of the unanchored pattern with
+// "<\/$1": matches start at "</" and cannot overlap (the names hold no
+// "<"). src is returned as is when nothing matches.
+func escapeClose(src []byte, at *regexp.Regexp) []byte {
+	var out []byte
+	last := 0
+	for i := 0; i < len(src); {
+		j := bytes.Index(src[i:], []byte("</"))
+		if j < 0 {
+			break
+		}
+		i += j
+		win := src[i:min(len(src), i+24)]
+		if m := at.FindSubmatchIndex(win); m != nil {
+			out = append(out, src[last:i]...)
+			out = append(out, `<\/`...)
+			out = append(out, win[m[2]:m[3]]...)
+			i += m[1]
+			last = i
+			continue
+		}
+		i += 2
+	}
+	if out == nil {
+		return src
+	}
+	return append(out, src[last:]...)
+}
 
 // escapeInlineScript makes JS safe inside <script>…</script>: "</script" and
 // "<!--" can only occur in esbuild's minified output inside string, template
 // or regular-expression literals, where "<\/" and "<\!--" mean the same.
 func escapeInlineScript(js []byte) []byte {
-	js = scriptCloseRE.ReplaceAll(js, []byte(`<\/$1`))
-	return commentOpenRE.ReplaceAll(js, []byte(`<\!--`))
+	js = escapeClose(js, scriptCloseAt)
+	if !bytes.Contains(js, []byte("<!--")) {
+		return js
+	}
+	return bytes.ReplaceAll(js, []byte("<!--"), []byte(`<\!--`))
 }
 
 // escapeInlineStyle makes CSS safe inside <style>…</style>.
 func escapeInlineStyle(css []byte) []byte {
-	return styleCloseRE.ReplaceAll(css, []byte(`<\/$1`))
+	return escapeClose(css, styleCloseAt)
 }
 
 // renderHTML assembles a widget's document: inline (JS and CSS in the page) or

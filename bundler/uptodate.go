@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
@@ -63,7 +64,7 @@ func (b *Builder) buildKey() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opts := fmt.Sprintf("%q %q %v %v %d %v %q %v", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin, b.opts.Strict)
+	opts := fmt.Sprintf("%q %q %v %v %d %v %q %v %v", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin, b.opts.Strict, b.precompressHTML)
 	h.add("options", []byte(opts))
 	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
@@ -185,6 +186,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 		return
 	}
 	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize, Warnings: warnings}
+	now := time.Now()
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {
 		return
@@ -209,11 +211,11 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 		if file == "" {
 			continue
 		}
-		data, err := os.ReadFile(file)
+		sum, err := b.sumInput(file, now)
 		if err != nil {
 			return // an input we cannot read back: no record, no shortcut
 		}
-		rec.Inputs[file] = sha256Hex(data)
+		rec.Inputs[file] = sum
 		dirs[filepath.Dir(file)] = true
 	}
 	// esbuild also reads package.json, tsconfig.json and jsconfig.json in

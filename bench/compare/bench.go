@@ -50,6 +50,11 @@ type bench struct {
 	rebuild    []sample
 	loadBefore string
 	loadAfter  string
+
+	// edit is the one-widget edit; split a cold build's stage timings.
+	edit       *editResult
+	split      bundler.Timings
+	splitTotal time.Duration
 }
 
 func newBench(ctx context.Context, tmp string, o options, dirs []string) (*bench, error) {

@@ -41,8 +41,11 @@ func (s *sizeTable) add(widget, tool string, z size) {
 const publicURL = "https://assets.example.com/widgets"
 
 // sizes collects every tool's output sizes. widgetd's come from its own
-// result (the .br/.gz files it wrote; 0 means the identity file is served);
-// Vite's files are compressed here with the same settings widgetd uses.
+// result (the .br/.gz files it wrote); a file it wrote no variant for (the
+// HTML documents, which hosts read through resources/read, unless
+// --precompress-html) is compressed here with the same settings, so the
+// comparison is what `--precompress-html` would serve over HTTP. Vite's files
+// are compressed here with the same settings widgetd uses.
 func (b *bench) sizes(ctx context.Context) (*sizeTable, error) {
 	st := &sizeTable{names: map[string]string{}, by: map[string]map[string]size{}}
 	for _, d := range b.widgets {
@@ -54,10 +57,24 @@ func (b *bench) sizes(ctx context.Context) (*sizeTable, error) {
 	if err != nil {
 		return nil, err
 	}
-	addWidgetd := func(key string, res resultWidgets) {
+	var addErr error
+	addWidgetd := func(key, out string, res resultWidgets) {
 		for _, w := range res {
 			var z size
 			for _, f := range w.files {
+				if f.gzip == 0 && f.brotli == 0 {
+					data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(f.path)))
+					if err != nil {
+						addErr = err
+						return
+					}
+					gz, br, err := compress(data)
+					if err != nil {
+						addErr = err
+						return
+					}
+					f.gzip, f.brotli = int64(len(gz)), int64(len(br))
+				}
 				z.raw += f.raw
 				z.gzip += orRaw(f.gzip, f.raw)
 				z.brotli += orRaw(f.brotli, f.raw)
@@ -68,7 +85,7 @@ func (b *bench) sizes(ctx context.Context) (*sizeTable, error) {
 	}
 	st.tools = append(st.tools, wd.key)
 	st.names[wd.key] = "widgetd (inline)"
-	addWidgetd(wd.key, summarize(res.Widgets))
+	addWidgetd(wd.key, wd.out, summarize(res.Widgets))
 
 	// widgetd external mode, untimed: HTML + hashed JS/CSS served from a URL.
 	ext := &tool{key: "widgetd-external", name: "widgetd --public-url", widgetd: true,
@@ -85,7 +102,10 @@ func (b *bench) sizes(ctx context.Context) (*sizeTable, error) {
 	}
 	st.tools = append(st.tools, ext.key)
 	st.names[ext.key] = "widgetd (external)"
-	addWidgetd(ext.key, summarize(eres.Widgets))
+	addWidgetd(ext.key, ext.out, summarize(eres.Widgets))
+	if addErr != nil {
+		return nil, fmt.Errorf("widgetd output sizes: %w", addErr)
+	}
 
 	for _, t := range b.tools[1:] {
 		st.tools = append(st.tools, t.key)
@@ -101,7 +121,10 @@ func (b *bench) sizes(ctx context.Context) (*sizeTable, error) {
 	return st, nil
 }
 
-type fileSizes struct{ raw, gzip, brotli int64 }
+type fileSizes struct {
+	path              string
+	raw, gzip, brotli int64
+}
 
 type resultWidgets []struct {
 	name  string
@@ -114,7 +137,7 @@ func summarize(ws []bundler.WidgetSummary) resultWidgets {
 	for i, w := range ws {
 		out[i].name = w.Name
 		for _, f := range w.Files {
-			out[i].files = append(out[i].files, fileSizes{raw: f.Size, gzip: f.Gzip, brotli: f.Brotli})
+			out[i].files = append(out[i].files, fileSizes{path: f.Path, raw: f.Size, gzip: f.Gzip, brotli: f.Brotli})
 		}
 	}
 	return out

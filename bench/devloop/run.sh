@@ -5,4 +5,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 [ -d widgets/node_modules/react ] || (cd widgets && npm ci)
-exec go run ./bench/devloop "$@"
+go run ./bench/devloop "$@"
+# Dev at scale (issue 14): one widget edited in generated projects of 3 and
+# 200 widgets; prints the ratio.
+go run ./bench/devloop -scale 3,200 -edits 20

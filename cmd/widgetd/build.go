@@ -58,6 +58,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.IntVar(&opts.Retain, "retain", 0, "builds to keep in dist/ so cached templates keep loading (default 5)")
 	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+bundler.DefaultCacheDir()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
+	fs.BoolVar(&opts.PrecompressHTML, "precompress-html", false, "also write .br/.gz of the widget HTML documents (hosts read them via resources/read; only useful when the HTML is served over HTTP)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&opts.Strict, "strict", false, "fail when a widget's HTML is over the budget (widgetd.json htmlBudget, default 1 MiB) instead of warning")
 	types := fs.Bool("types", false, "type-check first with the project's tsc --noEmit (node_modules/typescript); type errors fail the build")

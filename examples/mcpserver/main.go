@@ -1,10 +1,12 @@
-//go:generate go run ../../cmd/widgetd build --widgets ../../widgets --out dist --retain 2
+//go:generate go run ../../cmd/widgetd build --widgets ../../widgets --out dist --retain 2 --precompress-html
 
 // Command mcpserver is a small, real MCP server (streamable HTTP, official Go
 // SDK) that embeds the example widgets' dist/ with go:embed, offers every
 // widget as a UI resource under both profiles, registers one tool per widget
 // that returns structuredContent for it, and serves the widget files on the
-// same mux. It is the embedding walkthrough of docs/embedding.md.
+// same mux. It is the embedding walkthrough of docs/embedding.md. Because it
+// serves the HTML documents over HTTP too, go generate builds with
+// --precompress-html, so they have .br/.gz like the JS and CSS.
 //
 //	go generate ./examples/mcpserver   # rebuild dist/ from widgets/
 //	go run ./examples/mcpserver --addr localhost:8000
