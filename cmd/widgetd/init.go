@@ -33,7 +33,7 @@ func parseOneArg(fs *flag.FlagSet, args []string) (arg string, code int, ok bool
 func templateHelp() string {
 	var b strings.Builder
 	for _, t := range scaffold.Templates {
-		fmt.Fprintf(&b, "  %-8s %s\n", t.Name, t.Description)
+		fmt.Fprintf(&b, "  %-15s %s\n", t.Name, t.Description)
 	}
 	return b.String()
 }
@@ -50,7 +50,7 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Module, "module", "", "Go module path of the server (default example.com/<folder>)")
 	fs.StringVar(&o.Replace, "replace", "", "widgetd checkout the server's go.mod uses (replace directive); widgetd is not on a module proxy yet")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd init [dir] [--template vanilla|react] [--widget NAME] [--server go [--module PATH] [--replace DIR]]")
+		fmt.Fprintln(stderr, "Usage: widgetd init [dir] [--template NAME] [--widget NAME] [--server go [--module PATH] [--replace DIR]]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Writes a widget project into dir (default: the current folder): widgets/<name>/ with")
 		fmt.Fprintln(stderr, "widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,")
@@ -107,7 +107,7 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	tmpl := fs.String("template", "vanilla", "widget template (listed above)")
 	widgets := fs.String("widgets", "widgets", "widgets folder")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd new <name> [--template vanilla|react] [--widgets DIR]")
+		fmt.Fprintln(stderr, "Usage: widgetd new <name> [--template NAME] [--widgets DIR]")
 		fmt.Fprintln(stderr)
 		fmt.Fprintln(stderr, "Adds widgets/<name>/ (widget.json, sources, fixtures) from a template. Templates:")
 		fmt.Fprint(stderr, templateHelp())
@@ -134,7 +134,7 @@ func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	case res.PackageJSON:
 		fmt.Fprintf(stdout, "\nThe %s template needs npm packages: (cd %s && npm install), and commit package-lock.json\n", *tmpl, *widgets)
 	case res.NPM:
-		fmt.Fprintf(stdout, "\nThe %s template needs npm packages; if %s/package.json lacks them: (cd %s && npm install react react-dom && npm install --save-dev typescript @types/react @types/react-dom)\n", *tmpl, *widgets, *widgets)
+		fmt.Fprintf(stdout, "\nThe %s template needs npm packages; if %s/package.json lacks them: (cd %s && %s)\n", *tmpl, *widgets, *widgets, res.Install)
 	}
 	fmt.Fprintf(stdout, "\nwidgetd dev previews it; widgetd test renders its fixtures.\n")
 	return exitOK

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,13 +38,50 @@ func npmInstall(t *testing.T, dir string) {
 	runCommand(t, dir, nil, "npm", "install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error")
 }
 
+// builtCSS is what a template's build must contain, proof that its compiler
+// ran: Tailwind generated the utilities the component uses (esbuild alone
+// would only inline tailwindcss's own stylesheet), Vue scoped the
+// component's style, Svelte scoped it with its class hash.
+var builtCSS = map[string][]*regexp.Regexp{
+	"react-tailwind": {
+		regexp.MustCompile(`\.bg-brand\{background-color:var\(--color-brand\)\}`),
+		regexp.MustCompile(`\.text-2xl\{font-size:var\(--text-2xl\)`),
+	},
+	"vue":    {regexp.MustCompile(`\.greeting\[data-v-[0-9a-f]{8}\]\{`)},
+	"svelte": {regexp.MustCompile(`\.greeting\.svelte-[a-z0-9]+\{`)},
+}
+
+// checkBuiltCSS reads the first widget's built page in dist.
+func checkBuiltCSS(t *testing.T, dir, tmpl string) {
+	t.Helper()
+	want, ok := builtCSS[tmpl]
+	if !ok {
+		return
+	}
+	pages, _ := filepath.Glob(filepath.Join(dir, "dist", scaffold.DefaultWidget+".*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("dist has %d pages of %s: %v", len(pages), scaffold.DefaultWidget, pages)
+	}
+	page, err := os.ReadFile(pages[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, re := range want {
+		if !re.Match(page) {
+			t.Errorf("%s: the built page lacks %s (did the template's compiler run?)", pages[0], re)
+		}
+	}
+}
+
 // TestInitTemplates: every template, from an empty folder, as a user runs
 // it: widgetd init, npm install when the template needs packages, build,
 // check --strict, then widgetd test (baselines written) and again
-// (compared). It logs the time from init to the first passing test.
+// (compared). It logs the time from init to the first passing test. The
+// templates run in parallel (most of each is npm install and Chromium).
 func TestInitTemplates(t *testing.T) {
 	for _, tmpl := range scaffold.Templates {
 		t.Run(tmpl.Name, func(t *testing.T) {
+			t.Parallel()
 			dir := filepath.Join(t.TempDir(), "my-app")
 			start := time.Now()
 			out := runOK(t, "init", dir, "--template", tmpl.Name)
@@ -59,6 +97,7 @@ func TestInitTemplates(t *testing.T) {
 			runOK(t, "test", "--root", dir)
 			t.Logf("%s: widgetd init to a passing widgetd test in %.1fs", tmpl.Name, time.Since(start).Seconds())
 			runOK(t, "build", "--root", dir, "--no-cache")
+			checkBuiltCSS(t, dir, tmpl.Name)
 			runOK(t, "check", "--root", dir, "--strict")
 			if tmpl.NPM {
 				runOK(t, "check", "--root", dir, "--types") // the template's own tsc, strict

@@ -34,12 +34,22 @@ type Template struct {
 	// NPM says the template needs npm packages (a package.json is written
 	// and the user runs npm install).
 	NPM bool
+	// Install is what adds the template's npm packages to an existing
+	// package.json (widgetd new into a project that has one).
+	Install string
 }
 
 // Templates lists the widget templates, the default first.
 var Templates = []Template{
 	{Name: "vanilla", Description: "TypeScript and CSS, no npm packages"},
-	{Name: "react", Description: "React 19 with TSX (npm install adds React and TypeScript)", NPM: true},
+	{Name: "react", Description: "React 19 with TSX (npm install adds React and TypeScript)", NPM: true,
+		Install: "npm install react react-dom && npm install --save-dev typescript @types/react @types/react-dom"},
+	{Name: "react-tailwind", Description: "React 19 styled with Tailwind CSS v4 (npm install adds React, Tailwind and TypeScript)", NPM: true,
+		Install: "npm install react react-dom && npm install --save-dev tailwindcss @tailwindcss/node @tailwindcss/oxide typescript @types/react @types/react-dom"},
+	{Name: "vue", Description: "a Vue 3 single-file component, <script setup lang=\"ts\"> (npm install adds Vue and TypeScript)", NPM: true,
+		Install: "npm install vue && npm install --save-dev typescript"},
+	{Name: "svelte", Description: "a Svelte 5 component with runes (npm install adds Svelte and TypeScript)", NPM: true,
+		Install: "npm install --save-dev svelte typescript"},
 }
 
 // Versions a generated Go server's go.mod requires; a test keeps them equal
@@ -83,6 +93,8 @@ type Result struct {
 	// NPM says the template needs npm packages: run npm install in NPMDir.
 	NPM    bool
 	NPMDir string
+	// Install adds the template's npm packages to an existing package.json.
+	Install string
 	// PackageJSON says a package.json was written (else the packages are
 	// added to the existing one).
 	PackageJSON bool
@@ -166,7 +178,8 @@ func Init(opts InitOptions) (*Result, error) {
 
 // New adds one widget from a template to the widgets folder widgetsDir. A
 // template that needs npm packages writes widgets/package.json when there is
-// none; otherwise the user adds the packages (Result.NPM).
+// none (otherwise the user adds the packages: Result.NPM, Result.Install),
+// and its other project files (vue.d.ts) when they are missing.
 func New(widgetsDir, name, tmpl string) (*Result, error) {
 	t, err := lookup(tmpl)
 	if err != nil {
@@ -188,15 +201,19 @@ func New(widgetsDir, name, tmpl string) (*Result, error) {
 	if err := render(files, "templates/"+t.Name, name, d); err != nil {
 		return nil, err
 	}
-	res := &Result{NPM: t.NPM, NPMDir: "."}
+	res := &Result{NPM: t.NPM, NPMDir: ".", Install: t.Install}
 	if t.NPM {
-		if _, err := os.Stat(filepath.Join(abs, "package.json")); errors.Is(err, os.ErrNotExist) {
-			pkg := map[string][]byte{}
-			if err := render(pkg, "templates/"+t.Name+"-project/widgets", "", d); err != nil {
-				return nil, err
+		// The template's project files (package.json, type declarations)
+		// that the widgets folder lacks.
+		shared := map[string][]byte{}
+		if err := render(shared, "templates/"+t.Name+"-project/widgets", "", d); err != nil {
+			return nil, err
+		}
+		for n, content := range shared {
+			if _, err := os.Stat(filepath.Join(abs, filepath.FromSlash(n))); errors.Is(err, os.ErrNotExist) {
+				files[n] = content
+				res.PackageJSON = res.PackageJSON || n == "package.json"
 			}
-			files["package.json"] = pkg["package.json"]
-			res.PackageJSON = true
 		}
 	}
 	return res, write(abs, files, res)
