@@ -1,6 +1,7 @@
 package widgettest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -335,8 +336,7 @@ func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
 	if err := eval(ctx, "window.widgetdDev.probe([], true)", &frozen); err != nil {
 		return []string{fmt.Sprintf("freeze animations before the screenshot: %v", err)}
 	}
-	time.Sleep(100 * time.Millisecond) // a couple of frames
-	png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("widget-frame")))
+	png, err := stableScreenshot(ctx)
 	if err != nil {
 		return []string{fmt.Sprintf("screenshot: %v", err)}
 	}
@@ -368,6 +368,30 @@ func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
 	}
 	return []string{fmt.Sprintf("screenshot differs from %s in %.2f%% of pixels (threshold %.2f%%); this run's is %s (accept it with widgetd test --update)",
 		c.Baseline, ratio*100, opts.Threshold*100, relPath(actual))}
+}
+
+// stableScreenshots is how many captures stableScreenshot takes at most
+// while waiting for two in a row to agree.
+const stableScreenshots = 10
+
+// stableScreenshot captures the widget frame until two consecutive captures
+// are identical (as Playwright's toHaveScreenshot does), so a frame painted
+// late on a loaded machine is neither compared nor written as a baseline.
+// After stableScreenshots captures it returns the last one.
+func stableScreenshot(ctx context.Context) ([]byte, error) {
+	var last []byte
+	for i := 0; i < stableScreenshots; i++ {
+		time.Sleep(100 * time.Millisecond) // a couple of frames
+		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("widget-frame")))
+		if err != nil {
+			return nil, err
+		}
+		if last != nil && bytes.Equal(last, png) {
+			return png, nil
+		}
+		last = png
+	}
+	return last, nil
 }
 
 func writeFile(name string, data []byte) error {
