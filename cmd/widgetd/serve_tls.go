@@ -164,6 +164,10 @@ func redirectToHTTPS(httpsPort string) http.Handler {
 		if !strings.HasPrefix(target, "/") || strings.HasPrefix(target, "//") {
 			target = "/" // "*" (OPTIONS *) or a path that would read as a host
 		}
+		// A request target has no fragment, but a hostile client can send a
+		// raw '#' (net/http keeps it in the query); escaped, it stays part
+		// of the target instead of starting a fragment in the Location.
+		target = strings.ReplaceAll(target, "#", "%23")
 		w.Header().Set("Cache-Control", "no-store")
 		http.Redirect(w, r, "https://"+host+target, http.StatusPermanentRedirect)
 	})
