@@ -1,5 +1,7 @@
 package bundler
 
+// One widget's part of a build: its HTML document, CSP, _meta and content hash.
+
 import (
 	"encoding/json"
 	"fmt"

@@ -1,5 +1,8 @@
 package bundler
 
+// The pipeline behind Build and Assemble: discover the widgets, bundle them
+// with esbuild, and assemble every widget into one in-memory build.
+
 import (
 	"context"
 	"errors"
