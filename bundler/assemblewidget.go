@@ -49,9 +49,9 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 			cssURL = b.publicURL + "/" + cssPath
 		}
 	}
-	if b.opts.DevOrigin != "" {
+	if b.devOrigin != "" {
 		var err error
-		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.opts.DevOrigin}, Connect: []string{b.opts.DevOrigin}}); err != nil {
+		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.devOrigin}, Connect: []string{b.devOrigin}}); err != nil {
 			return nil, nil, fmt.Errorf("widget %q: dev origin: %w", name, err)
 		}
 	}

@@ -80,20 +80,13 @@ type Options struct {
 // shared between goroutines: Build, Assemble, MeasureBridge and Close hold its
 // lock, so calls run one at a time, each on the state the previous one left.
 type Builder struct {
-	opts       Options
-	root       string
-	widgetsDir string
-	outDir     string
-	publicURL  string
-	retain     int
-	target     api.Target
-	engines    []api.Engine
+	// settings are the options New resolved; the up-to-date key covers all
+	// of them (buildKey).
+	settings
 
 	contain    *containment // the folders a build may read
-	htmlBudget int64
 	widgets    []*widget
 	env        *viteEnv    // import.meta.env, read by discover
-	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
 	esbNames   string // widget names the context was made for
@@ -107,9 +100,6 @@ type Builder struct {
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
-
-	// precompressHTML is Options.PrecompressHTML or the project file's.
-	precompressHTML bool
 	// state is the last good bundle, for rebuilding only changed widgets;
 	// single holds per-widget esbuild contexts (incremental.go).
 	state    *bundleState
@@ -129,6 +119,28 @@ type Builder struct {
 	widgetCache map[string]*assembledWidget
 	sums        map[string]string
 	inputSums   map[string]inputSum
+}
+
+// settings are Options resolved against the project file and the defaults:
+// everything besides the sources that decides what a build writes. buildKey
+// hashes every field, so a setting added here is part of the up-to-date key
+// without more code; TestBuildKeyCoversSettings fails for an Options field
+// that does not reach it.
+type settings struct {
+	root       string // absolute
+	widgetsDir string // absolute
+	outDir     string // absolute
+	publicURL  string // normalised, no trailing slash; "" for inline builds
+	retain     int
+	target     api.Target
+	engines    []api.Engine
+	cacheRoot  string // "" when caching is off
+	htmlBudget int64
+	// precompressHTML is Options.PrecompressHTML or the project file's.
+	precompressHTML bool
+	noCompress      bool   // Options.NoCompress
+	devOrigin       string // Options.DevOrigin
+	strict          bool   // Options.Strict
 }
 
 // New resolves opts against the project file and returns a Builder. It reads
@@ -163,7 +175,7 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(cacheDir, "compress-2")
 	}
-	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b := &Builder{settings: settings{root: root, cacheRoot: cacheDir, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
 	b.compilers = newCompilers(b)
 	pick := func(flag, file, def string) string {
 		if flag != "" {
@@ -389,7 +401,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	retain(m, files, prev, b.retain)
 
 	watch.add(&t.Write)
-	if !b.opts.NoCompress {
+	if !b.noCompress {
 		list := make([]*distFile, 0, len(files))
 		for _, f := range files {
 			list = append(list, f)

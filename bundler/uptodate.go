@@ -64,8 +64,7 @@ func (b *Builder) buildKey() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opts := fmt.Sprintf("%q %q %v %v %d %v %q %v %v", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin, b.opts.Strict, b.precompressHTML)
-	h.add("options", []byte(opts))
+	h.add("options", []byte(b.settingsKey()))
 	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
@@ -89,6 +88,12 @@ func (b *Builder) buildKey() (string, error) {
 		}
 	}
 	return h.sum(), nil
+}
+
+// settingsKey encodes every resolved setting, field names included, so
+// that no setting can be left out of the key by forgetting to list it.
+func (b *Builder) settingsKey() string {
+	return fmt.Sprintf("%#v", b.settings)
 }
 
 // upToDate returns the previous Result when the output folder holds exactly
