@@ -17,6 +17,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/contenttype"
 )
 
 // assembled is one build before retention, compression and writing.
@@ -56,7 +57,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 			return f
 		}
 		watch := startWatch()
-		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: b.fileSum(p, data, sums), ContentType: ContentType(p), Immutable: true}, data: data}
+		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: b.fileSum(p, data, sums), ContentType: contenttype.For(p), Immutable: true}, data: data}
 		watch.add(&a.timings.Hash)
 		a.files[p] = f
 		return f

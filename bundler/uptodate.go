@@ -14,6 +14,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
 // buildRecord remembers what one successful build read and wrote, so the
@@ -265,7 +266,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}
-	_ = WriteFileAtomic(p, data) // failing costs only the next shortcut
+	_ = atomicfile.Write(p, data) // failing costs only the next shortcut
 }
 
 // resolverConfigs are the files esbuild consults in a folder while resolving

@@ -9,7 +9,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 	"github.com/widgetd/widgetd/internal/widgettest"
 )
 
@@ -80,7 +80,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if junit != "" {
 		data, err := rep.JUnit()
 		if err == nil {
-			err = bundler.WriteFileAtomic(junit, data)
+			err = atomicfile.Write(junit, data)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "widgetd test: write JUnit report: %v\n", err)

@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
 // typesFile is the name `widgetd types` writes into the widgets folder.
@@ -60,7 +60,7 @@ func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "widgetd types: folder %s does not exist\n", filepath.Dir(path))
 		return exitError
 	}
-	if err := bundler.WriteFileAtomic(path, dts); err != nil {
+	if err := atomicfile.Write(path, dts); err != nil {
 		fmt.Fprintf(stderr, "widgetd types: %v\n", err)
 		return exitError
 	}
