@@ -21,6 +21,8 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/cachedir"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // Version is the widgetd version recorded in manifests.
@@ -59,7 +61,7 @@ type Options struct {
 	// CacheDir is widgetd's cache folder: compressed outputs by content hash
 	// (shared by every build and output folder), and a record of each output
 	// folder's last build so an unchanged project is not rebuilt. Default
-	// DefaultCacheDir().
+	// widgetd in the user cache folder.
 	CacheDir string
 	// NoCache disables CacheDir: every build bundles, and every file not in
 	// the previous dist/ is compressed afresh (to measure a build with
@@ -164,7 +166,7 @@ func New(opts Options) (*Builder, error) {
 	}
 	cacheDir := opts.CacheDir
 	if cacheDir == "" {
-		cacheDir = DefaultCacheDir()
+		cacheDir = cachedir.Default()
 	}
 	if opts.NoCache {
 		cacheDir = ""
@@ -195,7 +197,7 @@ func New(opts Options) (*Builder, error) {
 	b.widgetsDir = abs(pick(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
 	b.outDir = abs(pick(opts.OutDir, pc.OutDir, "dist"))
 	if pu := pick(opts.PublicURL, pc.PublicURL, ""); pu != "" {
-		if b.publicURL, err = NormalizePublicURL(pu); err != nil {
+		if b.publicURL, err = publicurl.Normalize(pu); err != nil {
 			return nil, err
 		}
 	}

@@ -217,17 +217,6 @@ func decode(enc string, data []byte) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(r, maxDecoded))
 }
 
-// DefaultCacheDir is widgetd's cache folder when Options.CacheDir is empty:
-// widgetd in the user cache folder (compressed files by content hash under
-// compress-2/, records of finished builds under builds/).
-func DefaultCacheDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "widgetd")
-}
-
 // brotliWindow is the smallest brotli window (log2, 16–22) that holds n
 // bytes. A window larger than the input finds no further match, but the q11
 // encoder clears a match tree of 2×2^LGWin entries per file (32 MiB at 22):

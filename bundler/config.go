@@ -13,6 +13,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // WidgetConfigFile is the name of a widget's config file inside its folder.
@@ -146,7 +147,7 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 		return pc, err
 	}
 	if pc.PublicURL != "" {
-		if _, err := NormalizePublicURL(pc.PublicURL); err != nil {
+		if _, err := publicurl.Normalize(pc.PublicURL); err != nil {
 			return pc, doc.errPath("publicUrl", "%v", err)
 		}
 	}
@@ -154,26 +155,6 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 		return pc, doc.errPath("targets", "%v", err)
 	}
 	return pc, nil
-}
-
-// NormalizePublicURL checks that u is an absolute http(s) URL with no query or
-// fragment and returns it without a trailing slash.
-func NormalizePublicURL(u string) (string, error) {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
-		return "", fmt.Errorf("public URL %q must be an absolute http(s) URL such as https://cdn.example.com/widgets", u)
-	}
-	if p.RawQuery != "" || p.Fragment != "" || p.User != nil {
-		return "", fmt.Errorf("public URL %q must not carry a query, fragment or credentials", u)
-	}
-	if p.Scheme == "http" && !isLoopbackHost(p.Hostname()) {
-		return "", fmt.Errorf("public URL %q must use https (http is only for localhost)", u)
-	}
-	return strings.TrimSuffix(p.Scheme+"://"+p.Host+p.EscapedPath(), "/"), nil
-}
-
-func isLoopbackHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasSuffix(h, ".localhost")
 }
 
 // widget is one discovered, validated widget.
@@ -383,7 +364,7 @@ func validateDomain(d string) error {
 	if err != nil || u.Host == "" || u.Opaque != "" {
 		return fmt.Errorf("domain %q must be an origin such as https://widgets.example.com", d)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && publicurl.IsLoopbackHost(u.Hostname())) {
 		return fmt.Errorf("domain %q must use https", d)
 	}
 	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {

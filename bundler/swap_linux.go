@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/internal/cachedir"
 	"golang.org/x/sys/unix"
 )
 
@@ -72,7 +73,7 @@ func lockPath(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if cache := DefaultCacheDir(); cache != "" {
+	if cache := cachedir.Default(); cache != "" {
 		locks := filepath.Join(cache, "locks")
 		if err := os.MkdirAll(locks, 0o755); err == nil {
 			sum := sha256.Sum256([]byte(abs))

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/cachedir"
 )
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
@@ -56,7 +57,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.StringVar(&opts.OutDir, "out", "", "output folder (default: dist)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "URL dist/ is served from; makes JS/CSS external and adds its origin to the CSP")
 	fs.IntVar(&opts.Retain, "retain", 0, "builds to keep in dist/ so cached templates keep loading (default 5)")
-	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+bundler.DefaultCacheDir()+")")
+	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+cachedir.Default()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&opts.PrecompressHTML, "precompress-html", false, "also write .br/.gz of the widget HTML documents (hosts read them via resources/read; only useful when the HTML is served over HTTP)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
