@@ -160,7 +160,7 @@ func New(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc, err := LoadProjectConfig(root)
+	pc, err := loadProjectConfig(root)
 	if err != nil {
 		return nil, err
 	}

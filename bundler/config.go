@@ -22,9 +22,9 @@ const WidgetConfigFile = "widget.json"
 // ProjectConfigFile is the optional project file at the project root.
 const ProjectConfigFile = "widgetd.json"
 
-// WidgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
+// widgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
 // in widget.schema.json describes the same fields for editors.
-type WidgetConfig struct {
+type widgetConfig struct {
 	// Schema is the editor hint "$schema"; ignored by the build.
 	Schema string `json:"$schema,omitempty"`
 	// Name is the widget's name, [a-z0-9-]+; defaults to the folder name.
@@ -38,9 +38,9 @@ type WidgetConfig struct {
 	// index.html when present, else the first index script found.
 	Entry string `json:"entry,omitempty"`
 	// CSP lists the origins the widget reaches.
-	CSP CSPConfig `json:"csp"`
+	CSP cspgen.Domains `json:"csp"`
 	// Permissions lists the browser permissions the widget asks the host for.
-	Permissions PermissionsConfig `json:"permissions"`
+	Permissions permissionsConfig `json:"permissions"`
 	// PrefersBorder asks the host for a bordered card; default true.
 	PrefersBorder *bool `json:"prefersBorder,omitempty"`
 	// Domain is the widget's dedicated HTTPS origin (openai/widgetDomain,
@@ -62,17 +62,8 @@ type WidgetConfig struct {
 	WidgetDescription string `json:"widgetDescription,omitempty"`
 }
 
-// CSPConfig is the "csp" object of widget.json.
-type CSPConfig struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`
-	ResourceDomains []string `json:"resourceDomains,omitempty"`
-	FrameDomains    []string `json:"frameDomains,omitempty"`
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
-	RedirectDomains []string `json:"redirectDomains,omitempty"`
-}
-
-// PermissionsConfig is the "permissions" object of widget.json.
-type PermissionsConfig struct {
+// permissionsConfig is the "permissions" object of widget.json.
+type permissionsConfig struct {
 	Camera         bool `json:"camera,omitempty"`
 	Microphone     bool `json:"microphone,omitempty"`
 	Geolocation    bool `json:"geolocation,omitempty"`
@@ -88,9 +79,9 @@ var (
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
 
-// ProjectConfig is the optional widgetd.json at the project root. Command-line
+// projectConfig is the optional widgetd.json at the project root. Command-line
 // flags override it.
-type ProjectConfig struct {
+type projectConfig struct {
 	Schema string `json:"$schema,omitempty"`
 	// WidgetsDir is the folder holding one folder per widget; default "widgets".
 	WidgetsDir string `json:"widgetsDir,omitempty"`
@@ -118,10 +109,10 @@ type ProjectConfig struct {
 	PrecompressHTML bool `json:"precompressHtml,omitempty"`
 }
 
-// LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero
+// loadProjectConfig reads widgetd.json in dir; a missing file gives the zero
 // config and no error.
-func LoadProjectConfig(dir string) (ProjectConfig, error) {
-	var pc ProjectConfig
+func loadProjectConfig(dir string) (projectConfig, error) {
+	var pc projectConfig
 	file := filepath.Join(dir, ProjectConfigFile)
 	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -159,7 +150,7 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 
 // widget is one discovered, validated widget.
 type widget struct {
-	Config WidgetConfig
+	Config widgetConfig
 	// Dir is the widget folder (absolute).
 	Dir string
 	// ConfigFile is the path of widget.json as shown in messages.
@@ -273,13 +264,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	}
 
 	// CSP.
-	pol, err := cspgen.New(cspgen.Domains{
-		Connect:  c.CSP.ConnectDomains,
-		Resource: c.CSP.ResourceDomains,
-		Frame:    c.CSP.FrameDomains,
-		BaseURI:  c.CSP.BaseURIDomains,
-		Redirect: c.CSP.RedirectDomains,
-	})
+	pol, err := cspgen.New(c.CSP)
 	if err != nil {
 		path := "csp"
 		var ve *cspgen.Error

@@ -82,7 +82,7 @@ func formatBytes(n int64) string {
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
-func checkLimits(doc *jsonDoc, dir string, pc *ProjectConfig) error {
+func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
