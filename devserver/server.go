@@ -157,11 +157,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("dev server: %w", err)
 	}
 	s.widgetsDir = s.builder.WidgetsDir()
-	root := opts.Root
-	if root == "" {
-		root, _ = os.Getwd()
-	}
-	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(root, bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
+	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(s.builder.Root(), bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
 	if opts.MCPURL != "" {
 		s.mcp = &forwarder{url: opts.MCPURL}
 	}
