@@ -2,11 +2,11 @@ package bundler
 
 import "fmt"
 
-// DefaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
+// defaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
 // widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
 // 1 MiB, and an inline document travels whole, inside JSON, in every
 // resources/read answer.
-const DefaultHTMLBudget = 1 << 20
+const defaultHTMLBudget = 1 << 20
 
 // checkHTMLBudget reports a widget document over the budget: a warning, or
 // with Options.Strict an error.

@@ -28,8 +28,8 @@ import (
 // Version is the widgetd version recorded in manifests.
 const Version = "0.1.0"
 
-// DefaultRetain is how many builds' hashed files dist/ keeps by default.
-const DefaultRetain = 5
+// defaultRetain is how many builds' hashed files dist/ keeps by default.
+const defaultRetain = 5
 
 // hashLen is the number of hex digits of a widget hash in URIs and names.
 const hashLen = 16
@@ -46,7 +46,8 @@ type Options struct {
 	// PublicURL is the URL dist/ is served from; set, it makes widgets
 	// external by default and adds its origin to their resourceDomains.
 	PublicURL string
-	// Targets are esbuild targets; default DefaultTargets.
+	// Targets are esbuild targets; default es2020, chrome120, edge120,
+	// firefox121 and safari17.
 	Targets []string
 	// Retain is how many builds to keep in dist/ (current included).
 	Retain int
@@ -72,7 +73,7 @@ type Options struct {
 	// Never set it for a build that ships.
 	DevOrigin string
 	// Strict fails the build when a widget's HTML is over the budget
-	// (widgetd.json "htmlBudget", default DefaultHTMLBudget) instead of
+	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
 	Strict bool
 }
@@ -201,7 +202,7 @@ func New(opts Options) (*Builder, error) {
 			return nil, err
 		}
 	}
-	b.retain = DefaultRetain
+	b.retain = defaultRetain
 	if pc.Retain > 0 {
 		b.retain = pc.Retain
 	}
@@ -219,7 +220,7 @@ func New(opts Options) (*Builder, error) {
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
 		return nil, err
 	}
-	b.htmlBudget = DefaultHTMLBudget
+	b.htmlBudget = defaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget
 	}

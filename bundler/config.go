@@ -99,10 +99,10 @@ type projectConfig struct {
 	// node_modules it uses is an error (see contain.go).
 	AllowOutside []string `json:"allowOutside,omitempty"`
 	// MaxSourceSize is the largest source file a build reads, in bytes;
-	// default DefaultMaxSourceSize.
+	// default 50 MiB.
 	MaxSourceSize int64 `json:"maxSourceSize,omitempty"`
 	// HTMLBudget is the largest widget HTML document, in bytes, before the
-	// build warns (fails with Options.Strict); default DefaultHTMLBudget.
+	// build warns (fails with Options.Strict); default 1 MiB.
 	HTMLBudget int64 `json:"htmlBudget,omitempty"`
 	// PrecompressHTML also precompresses the widget HTML documents (see
 	// Options.PrecompressHTML); default false.
