@@ -80,7 +80,7 @@ type Options struct {
 
 // Builder builds one project. It keeps an esbuild context and a compression
 // cache between builds, so rebuilds only redo what changed. A Builder may be
-// shared between goroutines: Build, Assemble, MeasureBridge and Close hold its
+// shared between goroutines: Build, Assemble and Close hold its
 // lock, so calls run one at a time, each on the state the previous one left.
 type Builder struct {
 	// settings are the options New resolved; the up-to-date key covers all
@@ -95,7 +95,7 @@ type Builder struct {
 	esbNames   string // widget names the context was made for
 	cache      *compressCache
 	min        *minify.M
-	mu         sync.Mutex // serializes Build, Assemble, MeasureBridge and Close
+	mu         sync.Mutex // serializes Build, Assemble and Close
 	compilers  *compilers // npm compilers in one Node helper, started on first need
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
