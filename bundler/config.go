@@ -170,9 +170,39 @@ type widget struct {
 }
 
 // loadWidget reads and validates dir/widget.json. display is the folder as
-// shown in messages.
+// shown in messages. The checks run in a fixed order, so the same file
+// always gets the same first error.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	file := filepath.Join(display, WidgetConfigFile)
+	doc, err := readWidgetDoc(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	w := &widget{Dir: dir, ConfigFile: file}
+	if err := doc.decode(&w.Config); err != nil {
+		return nil, err
+	}
+	steps := []func(*jsonDoc) error{
+		w.resolveName,
+		w.checkText,
+		w.resolveEntry,
+		w.resolveProfiles,
+		func(doc *jsonDoc) error { return w.resolveInline(doc, publicURL) },
+		w.checkRoot,
+		w.checkDomain,
+		w.resolvePolicy,
+	}
+	for _, step := range steps {
+		if err := step(doc); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// readWidgetDoc reads and parses dir/widget.json (file as shown in
+// messages) and refuses keys widget.json does not have.
+func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
 	if err != nil {
 		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
@@ -191,90 +221,106 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 			return nil, err
 		}
 	}
-	w := &widget{Dir: dir, ConfigFile: file}
-	if err := doc.decode(&w.Config); err != nil {
-		return nil, err
-	}
+	return doc, nil
+}
+
+// resolveName defaults the name to the folder's and the title to the name,
+// and checks the name.
+func (w *widget) resolveName(doc *jsonDoc) error {
 	c := &w.Config
 	if c.Name == "" {
-		c.Name = filepath.Base(dir)
+		c.Name = filepath.Base(w.Dir)
 		if !nameRE.MatchString(c.Name) {
-			return nil, diagErr(file, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
+			return diagErr(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
 		}
 	} else if !nameRE.MatchString(c.Name) {
-		return nil, doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
+		return doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
 	}
 	if len(c.Name) > 64 {
-		return nil, doc.errPath("name", "name %q is longer than 64 characters", c.Name)
+		return doc.errPath("name", "name %q is longer than 64 characters", c.Name)
 	}
 	if c.Title == "" {
 		c.Title = c.Name
 	}
+	return nil
+}
+
+// checkText refuses NUL characters in the texts shown to hosts.
+func (w *widget) checkText(doc *jsonDoc) error {
+	c := &w.Config
 	for _, k := range []struct {
 		path, value string
 	}{{"title", c.Title}, {"description", c.Description}, {"widgetDescription", c.WidgetDescription}} {
 		if strings.ContainsAny(k.value, "\x00") {
-			return nil, doc.errPath(k.path, "%s must not contain NUL characters", k.path)
+			return doc.errPath(k.path, "%s must not contain NUL characters", k.path)
 		}
 	}
+	return nil
+}
 
-	// Entry.
-	if err := w.resolveEntry(doc); err != nil {
-		return nil, err
-	}
-
-	// Profiles.
+// resolveProfiles sets the profiles to emit: both by default, else the
+// named ones, sorted and without repeats.
+func (w *widget) resolveProfiles(doc *jsonDoc) error {
+	c := &w.Config
 	w.Profiles = []string{assets.ProfileMCPApp, assets.ProfileSkybridge}
-	if doc.has("profiles") {
-		if len(c.Profiles) == 0 {
-			return nil, doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
-		}
-		seen := map[string]bool{}
-		w.Profiles = nil
-		for i, p := range c.Profiles {
-			if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
-				return nil, doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
-			}
-			if !seen[p] {
-				seen[p] = true
-				w.Profiles = append(w.Profiles, p)
-			}
-		}
-		sort.Strings(w.Profiles)
+	if !doc.has("profiles") {
+		return nil
 	}
+	if len(c.Profiles) == 0 {
+		return doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
+	}
+	seen := map[string]bool{}
+	w.Profiles = nil
+	for i, p := range c.Profiles {
+		if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
+			return doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
+		}
+		if !seen[p] {
+			seen[p] = true
+			w.Profiles = append(w.Profiles, p)
+		}
+	}
+	sort.Strings(w.Profiles)
+	return nil
+}
 
-	// Inline vs external.
+// resolveInline decides inline vs external: inline unless a public URL is
+// configured, and external only with one.
+func (w *widget) resolveInline(doc *jsonDoc, publicURL string) error {
 	w.Inline = publicURL == ""
-	if c.Inline != nil {
-		w.Inline = *c.Inline
+	if w.Config.Inline != nil {
+		w.Inline = *w.Config.Inline
 		if !w.Inline && publicURL == "" {
-			return nil, doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
+			return doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
 		}
 	}
+	return nil
+}
 
-	if err := w.checkRoot(doc); err != nil {
-		return nil, err
-	}
-
-	// Domain.
-	if c.Domain != "" {
-		if err := validateDomain(c.Domain); err != nil {
-			return nil, doc.errPath("domain", "%v", err)
+// checkDomain validates the widget's dedicated origin, when set.
+func (w *widget) checkDomain(doc *jsonDoc) error {
+	if d := w.Config.Domain; d != "" {
+		if err := validateDomain(d); err != nil {
+			return doc.errPath("domain", "%v", err)
 		}
 	}
+	return nil
+}
 
-	// CSP.
-	pol, err := cspgen.New(c.CSP)
+// resolvePolicy validates the CSP domains into the widget's policy, pointing
+// an error at the offending entry.
+func (w *widget) resolvePolicy(doc *jsonDoc) error {
+	pol, err := cspgen.New(w.Config.CSP)
 	if err != nil {
 		path := "csp"
 		var ve *cspgen.Error
 		if errors.As(err, &ve) {
 			path = fmt.Sprintf("csp.%s[%d]", ve.Field, ve.Index)
 		}
-		return nil, doc.errPath(path, "%v", err)
+		return doc.errPath(path, "%v", err)
 	}
 	w.Policy = pol
-	return w, nil
+	return nil
 }
 
 // has reports whether the document sets the top-level field.
