@@ -127,8 +127,9 @@ type Builder struct {
 // settings are Options resolved against the project file and the defaults:
 // everything besides the sources that decides what a build writes. buildKey
 // hashes every field, so a setting added here is part of the up-to-date key
-// without more code; TestBuildKeyCoversSettings fails for an Options field
-// that does not reach it.
+// without more code. TestBuildKeyCoversOptions fails for an Options field
+// that does not reach the key, TestBuildKeyCoversSettings for a setting the
+// key leaves out.
 type settings struct {
 	root       string // absolute
 	widgetsDir string // absolute

@@ -21,8 +21,8 @@ import (
 // next build into the same output folder can tell, without bundling, that
 // nothing changed. It lives in the cache folder, never in dist/.
 type buildRecord struct {
-	// Key covers the widgetd version, the bridge, the options, the project
-	// file, every widget.json and every HTML entry.
+	// Key covers the widgetd version, the bridge, the resolved settings
+	// (every one), the project file, every widget.json and every HTML entry.
 	Key string `json:"key"`
 	// Inputs are the source files esbuild read, with their content hashes.
 	Inputs map[string]string `json:"inputs"`
