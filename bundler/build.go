@@ -382,16 +382,40 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, files, warnings := a.manifest, a.files, a.warnings
 	t := &a.timings
 	t.Discover = discoverTime
 	watch = startWatch()
-
 	unlock, err := lockOut(b.outDir)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	warnings, err := b.writeLocked(ctx, a, &watch)
+	if err != nil {
+		return nil, err
+	}
+	<-measured
+	watch.add(&t.BridgeWait)
+	if sizeErr != nil {
+		return nil, sizeErr
+	}
+	b.cache.prune(maxCacheBytes)
+	res := b.result(a.manifest, warnings, &size)
+	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	b.saveRecord(a.metafile, &size, a.warnings)
+	watch.add(&t.Record)
+	res.Timings = *t
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// writeLocked writes an assembled build into the output folder, whose lock
+// the caller holds: it finishes an interrupted swap, keeps the files of the
+// builds to retain, precompresses, and swaps the new dist/ in. It returns the
+// build's warnings plus one about an unreadable previous dist/; watch times
+// the Write and Compress stages.
+func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]Diagnostic, error) {
+	m, files, warnings, t := a.manifest, a.files, a.warnings, &a.timings
 	recoverInterrupted(b.outDir)
 	prev, warn := readPrevious(b.outDir)
 	if warn != nil {
@@ -403,7 +427,6 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		b.cache.setFallback(nil)
 	}
 	retain(m, files, prev, b.retain)
-
 	watch.add(&t.Write)
 	if !b.noCompress {
 		list := make([]*distFile, 0, len(files))
@@ -422,14 +445,13 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	watch.add(&t.Write)
-	<-measured
-	watch.add(&t.BridgeWait)
-	if sizeErr != nil {
-		return nil, sizeErr
-	}
-	b.cache.prune(maxCacheBytes)
-	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: &size}
-	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	return warnings, nil
+}
+
+// result describes a build just written: its manifest, warnings, bridge
+// size, and each widget's files with their sizes.
+func (b *Builder) result(m *assets.Manifest, warnings []Diagnostic, bridge *BridgeSize) *Result {
+	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: bridge}
 	byPath := map[string]assets.File{}
 	for _, f := range m.Files {
 		byPath[f.Path] = f
@@ -437,9 +459,5 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	for _, mw := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
-	b.saveRecord(a.metafile, &size, a.warnings)
-	watch.add(&t.Record)
-	res.Timings = *t
-	res.Duration = time.Since(start)
-	return res, nil
+	return res
 }
