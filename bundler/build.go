@@ -8,6 +8,7 @@
 package bundler
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -147,6 +148,51 @@ type settings struct {
 	strict          bool   // Options.Strict
 }
 
+// resolveSettings resolves opts against the project file pc and the
+// defaults, an option winning over widgetd.json; root is the absolute
+// project root. Relative folders are below root.
+func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}
+	st.cacheRoot = opts.CacheDir
+	if st.cacheRoot == "" {
+		st.cacheRoot = cachedir.Default()
+	}
+	if opts.NoCache {
+		st.cacheRoot = ""
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(root, p)
+	}
+	st.widgetsDir = abs(cmp.Or(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
+	st.outDir = abs(cmp.Or(opts.OutDir, pc.OutDir, "dist"))
+	if pu := cmp.Or(opts.PublicURL, pc.PublicURL); pu != "" {
+		var err error
+		if st.publicURL, err = publicurl.Normalize(pu); err != nil {
+			return st, err
+		}
+	}
+	st.retain = defaultRetain
+	if pc.Retain > 0 {
+		st.retain = pc.Retain
+	}
+	if opts.Retain > 0 {
+		st.retain = opts.Retain
+	}
+	st.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = pc.Targets
+	}
+	var err error
+	if st.target, st.engines, err = parseTargets(targets); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
 // New resolves opts against the project file and returns a Builder. It reads
 // configuration only; nothing is built or written.
 func New(opts Options) (*Builder, error) {
@@ -166,58 +212,18 @@ func New(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		cacheDir = cachedir.Default()
-	}
-	if opts.NoCache {
-		cacheDir = ""
-	}
-	compressDir := ""
-	if cacheDir != "" {
-		// compress-2: brotli windows sized to the file (compress/ held
-		// 4 MiB-window streams; same content, other header bytes).
-		compressDir = filepath.Join(cacheDir, "compress-2")
-	}
-	b := &Builder{settings: settings{root: root, cacheRoot: cacheDir, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
-	b.compilers = newCompilers(b)
-	pick := func(flag, file, def string) string {
-		if flag != "" {
-			return flag
-		}
-		if file != "" {
-			return file
-		}
-		return def
-	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(root, p)
-	}
-	b.widgetsDir = abs(pick(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
-	b.outDir = abs(pick(opts.OutDir, pc.OutDir, "dist"))
-	if pu := pick(opts.PublicURL, pc.PublicURL, ""); pu != "" {
-		if b.publicURL, err = publicurl.Normalize(pu); err != nil {
-			return nil, err
-		}
-	}
-	b.retain = defaultRetain
-	if pc.Retain > 0 {
-		b.retain = pc.Retain
-	}
-	if opts.Retain > 0 {
-		b.retain = opts.Retain
-	}
-	b.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
-	targets := opts.Targets
-	if len(targets) == 0 {
-		targets = pc.Targets
-	}
-	if b.target, b.engines, err = parseTargets(targets); err != nil {
+	st, err := resolveSettings(opts, root, pc)
+	if err != nil {
 		return nil, err
 	}
+	compressDir := ""
+	if st.cacheRoot != "" {
+		// compress-2: brotli windows sized to the file (compress/ held
+		// 4 MiB-window streams; same content, other header bytes).
+		compressDir = filepath.Join(st.cacheRoot, "compress-2")
+	}
+	b := &Builder{settings: st, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b.compilers = newCompilers(b)
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
 		return nil, err
 	}
