@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
 	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 

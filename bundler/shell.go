@@ -1,9 +1,10 @@
 package bundler
 
 import (
-	"github.com/widgetd/widgetd/internal/mountid"
 	"html"
 	"regexp"
+
+	"github.com/widgetd/widgetd/internal/mountid"
 )
 
 // rootIDRE is the pattern an HTML id given as widget.json "root" must match.

@@ -10,8 +10,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/widgetd/widgetd/internal/cachedir"
 	"golang.org/x/sys/unix"
+
+	"github.com/widgetd/widgetd/internal/cachedir"
 )
 
 // swapDir puts the finished folder tmp in place of dir. When dir exists the
