@@ -14,16 +14,10 @@ type BridgeSize struct {
 	Brotli int `json:"brotli"`
 }
 
-// MeasureBridge compiles the core bridge (the "widgetd" module) on its own,
+// measureBridge compiles the core bridge (the "widgetd" module) on its own,
 // with the build's targets and minification, and returns its sizes. The
 // bridge is embedded and the options fixed, so a Builder measures it once.
-func (b *Builder) MeasureBridge() (BridgeSize, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.measureBridge()
-}
-
-// measureBridge is MeasureBridge with b.mu held.
+// b.mu must be held (Build measures it beside the build).
 func (b *Builder) measureBridge() (BridgeSize, error) {
 	if b.bridgeSize != nil {
 		return *b.bridgeSize, nil

@@ -2,11 +2,11 @@ package bundler
 
 import "fmt"
 
-// DefaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
+// defaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
 // widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
 // 1 MiB, and an inline document travels whole, inside JSON, in every
 // resources/read answer.
-const DefaultHTMLBudget = 1 << 20
+const defaultHTMLBudget = 1 << 20
 
 // checkHTMLBudget reports a widget document over the budget: a warning, or
 // with Options.Strict an error.
@@ -18,10 +18,10 @@ func (b *Builder) checkHTMLBudget(w *widget, size int) (*Diagnostic, error) {
 	if !w.Inline {
 		how = "Trim the document"
 	}
-	d := Diagnostic{File: displayPath(w.Entry), Warning: !b.opts.Strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
+	d := Diagnostic{File: displayPath(w.Entry), Warning: !b.strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
 		"widget %q: HTML is %s, over the %s budget; some hosts cap an app's HTML at 1 MiB. %s, or raise \"htmlBudget\" (bytes) in %s",
 		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, ProjectConfigFile)}
-	if b.opts.Strict {
+	if b.strict {
 		return nil, &Error{Diagnostics: []Diagnostic{d}}
 	}
 	return &d, nil

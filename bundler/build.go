@@ -8,11 +8,9 @@
 package bundler
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,14 +22,15 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/cachedir"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // Version is the widgetd version recorded in manifests.
 const Version = "0.1.0"
 
-// DefaultRetain is how many builds' hashed files dist/ keeps by default.
-const DefaultRetain = 5
+// defaultRetain is how many builds' hashed files dist/ keeps by default.
+const defaultRetain = 5
 
 // hashLen is the number of hex digits of a widget hash in URIs and names.
 const hashLen = 16
@@ -48,7 +47,8 @@ type Options struct {
 	// PublicURL is the URL dist/ is served from; set, it makes widgets
 	// external by default and adds its origin to their resourceDomains.
 	PublicURL string
-	// Targets are esbuild targets; default DefaultTargets.
+	// Targets are esbuild targets; default es2020, chrome120, edge120,
+	// firefox121 and safari17.
 	Targets []string
 	// Retain is how many builds to keep in dist/ (current included).
 	Retain int
@@ -63,7 +63,7 @@ type Options struct {
 	// CacheDir is widgetd's cache folder: compressed outputs by content hash
 	// (shared by every build and output folder), and a record of each output
 	// folder's last build so an unchanged project is not rebuilt. Default
-	// DefaultCacheDir().
+	// widgetd in the user cache folder.
 	CacheDir string
 	// NoCache disables CacheDir: every build bundles, and every file not in
 	// the previous dist/ is compressed afresh (to measure a build with
@@ -74,35 +74,29 @@ type Options struct {
 	// Never set it for a build that ships.
 	DevOrigin string
 	// Strict fails the build when a widget's HTML is over the budget
-	// (widgetd.json "htmlBudget", default DefaultHTMLBudget) instead of
+	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
 	Strict bool
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
-// cache between builds, so rebuilds only redo what changed. A Builder is not
-// safe for concurrent Builds.
+// cache between builds, so rebuilds only redo what changed. A Builder may be
+// shared between goroutines: Build, Assemble and Close hold its
+// lock, so calls run one at a time, each on the state the previous one left.
 type Builder struct {
-	opts       Options
-	root       string
-	widgetsDir string
-	outDir     string
-	publicURL  string
-	retain     int
-	target     api.Target
-	engines    []api.Engine
+	// settings are the options New resolved; the up-to-date key covers all
+	// of them (buildKey).
+	settings
 
 	contain    *containment // the folders a build may read
-	htmlBudget int64
 	widgets    []*widget
 	env        *viteEnv    // import.meta.env, read by discover
-	cacheRoot  string      // "" when caching is off
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
 	esbNames   string // widget names the context was made for
 	cache      *compressCache
 	min        *minify.M
-	mu         sync.Mutex
+	mu         sync.Mutex // serializes Build, Assemble and Close
 	compilers  *compilers // npm compilers in one Node helper, started on first need
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
@@ -110,9 +104,6 @@ type Builder struct {
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
-
-	// precompressHTML is Options.PrecompressHTML or the project file's.
-	precompressHTML bool
 	// state is the last good bundle, for rebuilding only changed widgets;
 	// single holds per-widget esbuild contexts (incremental.go).
 	state    *bundleState
@@ -134,6 +125,74 @@ type Builder struct {
 	inputSums   map[string]inputSum
 }
 
+// settings are Options resolved against the project file and the defaults:
+// everything besides the sources that decides what a build writes. buildKey
+// hashes every field, so a setting added here is part of the up-to-date key
+// without more code. TestBuildKeyCoversOptions fails for an Options field
+// that does not reach the key, TestBuildKeyCoversSettings for a setting the
+// key leaves out.
+type settings struct {
+	root       string // absolute
+	widgetsDir string // absolute
+	outDir     string // absolute
+	publicURL  string // normalised, no trailing slash; "" for inline builds
+	retain     int
+	target     api.Target
+	engines    []api.Engine
+	cacheRoot  string // "" when caching is off
+	htmlBudget int64
+	// precompressHTML is Options.PrecompressHTML or the project file's.
+	precompressHTML bool
+	noCompress      bool   // Options.NoCompress
+	devOrigin       string // Options.DevOrigin
+	strict          bool   // Options.Strict
+}
+
+// resolveSettings resolves opts against the project file pc and the
+// defaults, an option winning over widgetd.json; root is the absolute
+// project root. Relative folders are below root.
+func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}
+	st.cacheRoot = opts.CacheDir
+	if st.cacheRoot == "" {
+		st.cacheRoot = cachedir.Default()
+	}
+	if opts.NoCache {
+		st.cacheRoot = ""
+	}
+	abs := func(p string) string {
+		if filepath.IsAbs(p) {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(root, p)
+	}
+	st.widgetsDir = abs(cmp.Or(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
+	st.outDir = abs(cmp.Or(opts.OutDir, pc.OutDir, "dist"))
+	if pu := cmp.Or(opts.PublicURL, pc.PublicURL); pu != "" {
+		var err error
+		if st.publicURL, err = publicurl.Normalize(pu); err != nil {
+			return st, err
+		}
+	}
+	st.retain = defaultRetain
+	if pc.Retain > 0 {
+		st.retain = pc.Retain
+	}
+	if opts.Retain > 0 {
+		st.retain = opts.Retain
+	}
+	st.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
+	targets := opts.Targets
+	if len(targets) == 0 {
+		targets = pc.Targets
+	}
+	var err error
+	if st.target, st.engines, err = parseTargets(targets); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
 // New resolves opts against the project file and returns a Builder. It reads
 // configuration only; nothing is built or written.
 func New(opts Options) (*Builder, error) {
@@ -149,66 +208,26 @@ func New(opts Options) (*Builder, error) {
 	if err != nil {
 		return nil, err
 	}
-	pc, err := LoadProjectConfig(root)
+	pc, err := loadProjectConfig(root)
 	if err != nil {
 		return nil, err
 	}
-	cacheDir := opts.CacheDir
-	if cacheDir == "" {
-		cacheDir = DefaultCacheDir()
-	}
-	if opts.NoCache {
-		cacheDir = ""
-	}
-	compressDir := ""
-	if cacheDir != "" {
-		// compress-2: brotli windows sized to the file (compress/ held
-		// 4 MiB-window streams; same content, other header bytes).
-		compressDir = filepath.Join(cacheDir, "compress-2")
-	}
-	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
-	b.compilers = newCompilers(b)
-	pick := func(flag, file, def string) string {
-		if flag != "" {
-			return flag
-		}
-		if file != "" {
-			return file
-		}
-		return def
-	}
-	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
-		}
-		return filepath.Join(root, p)
-	}
-	b.widgetsDir = abs(pick(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
-	b.outDir = abs(pick(opts.OutDir, pc.OutDir, "dist"))
-	if pu := pick(opts.PublicURL, pc.PublicURL, ""); pu != "" {
-		if b.publicURL, err = NormalizePublicURL(pu); err != nil {
-			return nil, err
-		}
-	}
-	b.retain = DefaultRetain
-	if pc.Retain > 0 {
-		b.retain = pc.Retain
-	}
-	if opts.Retain > 0 {
-		b.retain = opts.Retain
-	}
-	b.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
-	targets := opts.Targets
-	if len(targets) == 0 {
-		targets = pc.Targets
-	}
-	if b.target, b.engines, err = parseTargets(targets); err != nil {
+	st, err := resolveSettings(opts, root, pc)
+	if err != nil {
 		return nil, err
 	}
+	compressDir := ""
+	if st.cacheRoot != "" {
+		// compress-2: brotli windows sized to the file (compress/ held
+		// 4 MiB-window streams; same content, other header bytes).
+		compressDir = filepath.Join(st.cacheRoot, "compress-2")
+	}
+	b := &Builder{settings: st, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b.compilers = newCompilers(b)
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
 		return nil, err
 	}
-	b.htmlBudget = DefaultHTMLBudget
+	b.htmlBudget = defaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget
 	}
@@ -338,97 +357,6 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	return out, nil
 }
 
-// assembled is one build before retention, compression and writing.
-type assembled struct {
-	manifest    *assets.Manifest
-	files       map[string]*distFile
-	widgetFiles map[string][]string
-	warnings    []Diagnostic
-	metafile    string
-	timings     Timings
-}
-
-// assemble bundles and renders the widgets found by the last discover.
-func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	// A build that ran npm compilers read files esbuild's metafile does not
-	// list (Tailwind's scanned sources, config files), so the next one
-	// cannot rebuild only the widgets whose listed files changed.
-	b.nodeLastBuild = b.compilers.usedNode()
-	b.compilers.startBuild(ctx)
-	watch := startWatch()
-	bundle, warnings, err := b.bundle()
-	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
-	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
-	watch.add(&a.timings.Esbuild)
-	sums := map[string]string{}
-	addFile := func(p string, data []byte) *distFile {
-		if f, ok := a.files[p]; ok {
-			return f
-		}
-		watch := startWatch()
-		f := &distFile{File: assets.File{Path: p, Size: int64(len(data)), SHA256: b.fileSum(p, data, sums), ContentType: ContentType(p), Immutable: true}, data: data}
-		watch.add(&a.timings.Hash)
-		a.files[p] = f
-		return f
-	}
-	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
-	for _, w := range b.widgets {
-		mw, used, err := b.assembleWidget(w, bundle, &a.timings)
-		if err != nil {
-			return nil, err
-		}
-		if d, err := b.checkHTMLBudget(w, len(mw.htmlBytes)); err != nil {
-			return nil, err
-		} else if d != nil {
-			a.warnings = append(a.warnings, *d)
-		}
-		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
-		a.warnings = append(a.warnings, b.publicDirWarnings(w, w == b.widgets[0])...)
-		for _, p := range used {
-			addFile(p, bundle.files[p].Contents)
-		}
-		addFile(mw.HTML, mw.htmlBytes).document = true
-		m.Widgets = append(m.Widgets, mw.Widget)
-		var uris []string
-		for _, r := range mw.Profiles {
-			uris = append(uris, r.URI)
-		}
-		current.Widgets[w.Config.Name] = assets.BuildWidget{Hash: mw.Hash, HTML: mw.HTML, URIs: uris}
-		a.widgetFiles[w.Config.Name] = append([]string{mw.HTML}, used...)
-	}
-	if b.publicURL != "" {
-		pub, err := b.publicFiles()
-		if err != nil {
-			return nil, err
-		}
-		for p, data := range pub {
-			addFile(p, data)
-			a.files[p].Immutable = false // served under its own name, unhashed
-		}
-	}
-	sort.Slice(m.Widgets, func(i, j int) bool { return m.Widgets[i].Name < m.Widgets[j].Name })
-	b.sums = sums
-	b.pruneWidgetCache()
-	watch = startWatch()
-	m.BuildID = buildID(m.Widgets)
-	watch.add(&a.timings.Hash)
-	current.ID = m.BuildID
-	for _, f := range a.files {
-		f.Builds = []string{m.BuildID}
-	}
-	m.Builds = []assets.Build{current}
-	return a, nil
-}
-
 // Build discovers, bundles and writes the project. On any error dist/ is left
 // exactly as it was.
 func (b *Builder) Build(ctx context.Context) (*Result, error) {
@@ -460,16 +388,40 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, files, warnings := a.manifest, a.files, a.warnings
 	t := &a.timings
 	t.Discover = discoverTime
 	watch = startWatch()
-
 	unlock, err := lockOut(b.outDir)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	warnings, err := b.writeLocked(ctx, a, &watch)
+	if err != nil {
+		return nil, err
+	}
+	<-measured
+	watch.add(&t.BridgeWait)
+	if sizeErr != nil {
+		return nil, sizeErr
+	}
+	b.cache.prune(maxCacheBytes)
+	res := b.result(a.manifest, warnings, &size)
+	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	b.saveRecord(a.metafile, &size, a.warnings)
+	watch.add(&t.Record)
+	res.Timings = *t
+	res.Duration = time.Since(start)
+	return res, nil
+}
+
+// writeLocked writes an assembled build into the output folder, whose lock
+// the caller holds: it finishes an interrupted swap, keeps the files of the
+// builds to retain, precompresses, and swaps the new dist/ in. It returns the
+// build's warnings plus one about an unreadable previous dist/; watch times
+// the Write and Compress stages.
+func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]Diagnostic, error) {
+	m, files, warnings, t := a.manifest, a.files, a.warnings, &a.timings
 	recoverInterrupted(b.outDir)
 	prev, warn := readPrevious(b.outDir)
 	if warn != nil {
@@ -481,9 +433,8 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		b.cache.setFallback(nil)
 	}
 	retain(m, files, prev, b.retain)
-
 	watch.add(&t.Write)
-	if !b.opts.NoCompress {
+	if !b.noCompress {
 		list := make([]*distFile, 0, len(files))
 		for _, f := range files {
 			list = append(list, f)
@@ -500,14 +451,13 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	watch.add(&t.Write)
-	<-measured
-	watch.add(&t.BridgeWait)
-	if sizeErr != nil {
-		return nil, sizeErr
-	}
-	b.cache.prune(maxCacheBytes)
-	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: &size}
-	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	return warnings, nil
+}
+
+// result describes a build just written: its manifest, warnings, bridge
+// size, and each widget's files with their sizes.
+func (b *Builder) result(m *assets.Manifest, warnings []Diagnostic, bridge *BridgeSize) *Result {
+	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: bridge}
 	byPath := map[string]assets.File{}
 	for _, f := range m.Files {
 		byPath[f.Path] = f
@@ -515,274 +465,5 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	for _, mw := range m.Widgets {
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
-	b.saveRecord(a.metafile, &size, a.warnings)
-	watch.add(&t.Record)
-	res.Timings = *t
-	res.Duration = time.Since(start)
-	return res, nil
-}
-
-// discover finds and validates every widget, reporting all config errors at once.
-func (b *Builder) discover() error {
-	b.contain.reset()
-	entries, err := os.ReadDir(b.widgetsDir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
-		}
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
-	}
-	var widgets []*widget
-	var diags []Diagnostic
-	byName := map[string]*widget{}
-	for _, e := range entries {
-		dir := filepath.Join(b.widgetsDir, e.Name())
-		if strings.HasPrefix(e.Name(), ".") || e.Name() == "node_modules" {
-			continue
-		}
-		st, err := os.Stat(dir)
-		if err != nil {
-			diags = append(diags, Diagnostic{File: displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
-			continue
-		}
-		if !st.IsDir() {
-			continue
-		}
-		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
-			continue // not a widget (e.g. shared code)
-		}
-		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
-		if err == nil {
-			err = b.contain.checkWidget(w)
-		}
-		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
-		}
-		if err != nil {
-			if d := AsDiagnostics(err); d != nil {
-				diags = append(diags, d...)
-			} else {
-				diags = append(diags, Diagnostic{File: displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
-			}
-			continue
-		}
-		if other, dup := byName[w.Config.Name]; dup {
-			diags = append(diags, Diagnostic{File: w.ConfigFile, Line: 1, Column: 1,
-				Message: fmt.Sprintf("widget name %q is also used by %s; names must be unique", w.Config.Name, other.ConfigFile)})
-			continue
-		}
-		byName[w.Config.Name] = w
-		widgets = append(widgets, w)
-	}
-	if len(diags) > 0 {
-		return &Error{Diagnostics: diags}
-	}
-	if len(widgets) == 0 {
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
-	}
-	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
-	b.widgets = widgets
-	return b.loadEnv()
-}
-
-// bundle runs esbuild over every widget, reusing the context when the set of
-// widgets is unchanged.
-func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
-	var names []string
-	for _, w := range b.widgets {
-		names = append(names, w.Config.Name)
-	}
-	key := strings.Join(names, ",") + "\x00" + b.envKey()
-	start := time.Now()
-	if b.esb != nil && b.esbNames == key && !b.nodeLastBuild {
-		if res, diags, err, ok := b.bundleIncremental(start); ok {
-			return res, diags, err
-		}
-	}
-	if b.esb == nil || b.esbNames != key {
-		if b.esb != nil {
-			b.esb.Dispose()
-			b.esb = nil
-		}
-		b.disposeSingles()
-		b.state = nil
-		ctx, cerr := api.Context(b.esbuildOptions())
-		if cerr != nil {
-			var diags []Diagnostic
-			for _, m := range cerr.Errors {
-				diags = append(diags, b.messageDiag(m, false))
-			}
-			return nil, nil, &Error{Diagnostics: diags}
-		}
-		b.esb, b.esbNames = ctx, key
-	}
-	res, diags, err := b.collect(b.esb.Rebuild())
-	b.bundles++
-	if err == nil && (b.assembled || b.bundles > 1) {
-		b.rememberBundle(res, start, b.seen)
-	}
-	b.seen = nil
-	return res, diags, err
-}
-
-// builtWidget is one widget's manifest entry plus its HTML bytes.
-type builtWidget struct {
-	assets.Widget
-	htmlBytes []byte
-	js, css   []byte // the bundle the HTML loads or holds
-}
-
-// assembleWidget renders a widget's HTML and metadata from the bundle and
-// returns it with the dist/ paths of the bundle files it loads.
-func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*builtWidget, []string, error) {
-	watch := startWatch()
-	defer watch.add(&t.Render)
-	name := w.Config.Name
-	key := b.widgetKey(w, bundle)
-	if mw, used, ok := b.cachedWidget(name, key); ok {
-		return mw, used, nil
-	}
-	js := bundle.files[bundle.js[name]].Contents
-	var css []byte
-	cssPath := bundle.css[name]
-	if cssPath != "" {
-		css = bundle.files[cssPath].Contents
-	}
-	var used []string
-	if b.publicURL != "" {
-		used = bundle.widgetAssets(js, css)
-	}
-	pol := w.Policy
-	var jsURL, cssURL string
-	if !w.Inline {
-		used = append(used, bundle.js[name])
-		jsURL = b.publicURL + "/" + bundle.js[name]
-		if cssPath != "" {
-			used = append(used, cssPath)
-			cssURL = b.publicURL + "/" + cssPath
-		}
-	}
-	if b.opts.DevOrigin != "" {
-		var err error
-		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.opts.DevOrigin}, Connect: []string{b.opts.DevOrigin}}); err != nil {
-			return nil, nil, fmt.Errorf("widget %q: dev origin: %w", name, err)
-		}
-	}
-	if len(used) > 0 {
-		origin := publicOrigin(b.publicURL)
-		var err error
-		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
-			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
-		}
-	}
-	sort.Strings(used)
-	shell := w.html
-	if !w.HTMLEntry {
-		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, js))
-	}
-	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
-	watch.add(&t.Render)
-	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
-	watch.add(&t.Minify)
-	if err != nil {
-		return nil, nil, err
-	}
-	meta := resourceMeta(w, pol)
-	metaJSON, err := json.Marshal(meta)
-	if err != nil {
-		return nil, nil, fmt.Errorf("widget %q: encode metadata: %w", name, err)
-	}
-	header := pol.Header()
-	watch.add(&t.Render)
-	// The hash covers everything the host renders: the document, every file
-	// it loads, and the CSP and metadata that decide how it renders.
-	h := newHasher()
-	h.add("html", doc)
-	for _, p := range used {
-		h.add(p, bundle.files[p].Contents)
-	}
-	h.add("csp", []byte(header))
-	h.add("meta", metaJSON)
-	hash := h.sum()[:hashLen]
-	watch.add(&t.Hash)
-	mw := &builtWidget{htmlBytes: doc, js: js, css: css, Widget: assets.Widget{
-		Name: name, Title: w.Config.Title, Description: w.Config.Description,
-		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
-	}}
-	for _, p := range w.Profiles {
-		mime, suffix := assets.MIMETypeMCPApp, ".html"
-		if p == assets.ProfileSkybridge {
-			mime, suffix = assets.MIMETypeSkybridge, ".skybridge.html"
-		}
-		mw.Profiles = append(mw.Profiles, assets.Resource{
-			Profile:  p,
-			URI:      "ui://widget/" + name + "." + hash + suffix,
-			AliasURI: "ui://widget/" + name + suffix,
-			MIMEType: mime,
-			ListMeta: meta,
-			ReadMeta: meta,
-		})
-	}
-	b.cacheWidget(name, key, mw, used)
-	return mw, used, nil
-}
-
-// resourceMeta builds the _meta object a host reads for a widget resource:
-// the MCP Apps shape (ui.*) and the ChatGPT shape (openai/*), since hosts
-// differ in which they read.
-func resourceMeta(w *widget, pol *cspgen.Policy) map[string]any {
-	prefersBorder := true
-	if w.Config.PrefersBorder != nil {
-		prefersBorder = *w.Config.PrefersBorder
-	}
-	ui := map[string]any{"csp": pol.UIMeta(), "prefersBorder": prefersBorder}
-	meta := map[string]any{
-		"openai/widgetCSP":           pol.OpenAIMeta(),
-		"openai/widgetPrefersBorder": prefersBorder,
-	}
-	if d := w.Config.Domain; d != "" {
-		ui["domain"] = d
-		meta["openai/widgetDomain"] = d
-	}
-	perms := map[string]any{}
-	p := w.Config.Permissions
-	for _, kv := range []struct {
-		on  bool
-		key string
-	}{{p.Camera, "camera"}, {p.Microphone, "microphone"}, {p.Geolocation, "geolocation"}, {p.ClipboardWrite, "clipboardWrite"}} {
-		if kv.on {
-			perms[kv.key] = map[string]any{}
-		}
-	}
-	if len(perms) > 0 {
-		ui["permissions"] = perms
-	}
-	if w.Config.WidgetDescription != "" {
-		meta["openai/widgetDescription"] = w.Config.WidgetDescription
-	}
-	meta["ui"] = ui
-	// Round-trip through JSON so the manifest and the in-memory value agree
-	// (typed structs become plain maps, as a reader of manifest.json sees them).
-	data, _ := json.Marshal(meta)
-	var out map[string]any
-	_ = json.Unmarshal(data, &out)
-	return out
-}
-
-// publicOrigin returns the scheme://host[:port] of a public URL.
-func publicOrigin(u string) string {
-	rest := u[strings.Index(u, "://")+3:]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return u[:len(u)-len(rest)+i]
-	}
-	return u
-}
-
-// buildID hashes the widget hashes of a build.
-func buildID(ws []assets.Widget) string {
-	h := newHasher()
-	for _, w := range ws {
-		h.add(w.Name, []byte(w.Hash))
-	}
-	return h.sum()[:hashLen]
+	return res
 }

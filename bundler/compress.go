@@ -10,7 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -19,6 +18,8 @@ import (
 	"time"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
 // Compression settings: the files are compressed once per content and served
@@ -38,27 +39,6 @@ var encodingSuffix = map[string]string{"br": ".br", "gzip": ".gz"}
 
 // encodingOrder is the order encodings are listed in (best first).
 var encodingOrder = []string{"br", "gzip"}
-
-// contentTypes maps file extensions to the Content-Type dist/ files are served
-// with. A fixed table keeps builds identical on every machine (the mime
-// package reads system files).
-var contentTypes = map[string]string{
-	".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
-	".css": "text/css; charset=utf-8", ".json": "application/json", ".map": "application/json",
-	".svg": "image/svg+xml", ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif",
-	".webp": "image/webp", ".avif": "image/avif", ".ico": "image/x-icon", ".bmp": "image/bmp",
-	".woff": "font/woff", ".woff2": "font/woff2", ".ttf": "font/ttf", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
-	".mp3": "audio/mpeg", ".mp4": "video/mp4", ".webm": "video/webm", ".ogg": "audio/ogg", ".wav": "audio/wav",
-	".wasm": "application/wasm", ".txt": "text/plain; charset=utf-8",
-}
-
-// ContentType returns the Content-Type for a dist/ file name.
-func ContentType(name string) string {
-	if ct, ok := contentTypes[strings.ToLower(path.Ext(name))]; ok {
-		return ct
-	}
-	return "application/octet-stream"
-}
 
 // compressible reports whether a content type benefits from compression
 // (already-compressed images, fonts and media do not).
@@ -143,7 +123,7 @@ func (c *compressCache) put(sum, enc string, b []byte) {
 		return
 	}
 	// Atomic, so a killed build never leaves a truncated entry behind.
-	if WriteFileAtomic(p, b) != nil {
+	if atomicfile.Write(p, b) != nil {
 		return
 	}
 	c.mu.Lock()
@@ -236,17 +216,6 @@ func decode(enc string, data []byte) ([]byte, error) {
 		return nil, fmt.Errorf("unknown encoding %q", enc)
 	}
 	return io.ReadAll(io.LimitReader(r, maxDecoded))
-}
-
-// DefaultCacheDir is widgetd's cache folder when Options.CacheDir is empty:
-// widgetd in the user cache folder (compressed files by content hash under
-// compress-2/, records of finished builds under builds/).
-func DefaultCacheDir() string {
-	d, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(d, "widgetd")
 }
 
 // brotliWindow is the smallest brotli window (log2, 16–22) that holds n

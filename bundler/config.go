@@ -13,6 +13,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // WidgetConfigFile is the name of a widget's config file inside its folder.
@@ -21,9 +22,9 @@ const WidgetConfigFile = "widget.json"
 // ProjectConfigFile is the optional project file at the project root.
 const ProjectConfigFile = "widgetd.json"
 
-// WidgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
+// widgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
 // in widget.schema.json describes the same fields for editors.
-type WidgetConfig struct {
+type widgetConfig struct {
 	// Schema is the editor hint "$schema"; ignored by the build.
 	Schema string `json:"$schema,omitempty"`
 	// Name is the widget's name, [a-z0-9-]+; defaults to the folder name.
@@ -37,9 +38,9 @@ type WidgetConfig struct {
 	// index.html when present, else the first index script found.
 	Entry string `json:"entry,omitempty"`
 	// CSP lists the origins the widget reaches.
-	CSP CSPConfig `json:"csp"`
+	CSP cspgen.Domains `json:"csp"`
 	// Permissions lists the browser permissions the widget asks the host for.
-	Permissions PermissionsConfig `json:"permissions"`
+	Permissions permissionsConfig `json:"permissions"`
 	// PrefersBorder asks the host for a bordered card; default true.
 	PrefersBorder *bool `json:"prefersBorder,omitempty"`
 	// Domain is the widget's dedicated HTTPS origin (openai/widgetDomain,
@@ -61,17 +62,8 @@ type WidgetConfig struct {
 	WidgetDescription string `json:"widgetDescription,omitempty"`
 }
 
-// CSPConfig is the "csp" object of widget.json.
-type CSPConfig struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`
-	ResourceDomains []string `json:"resourceDomains,omitempty"`
-	FrameDomains    []string `json:"frameDomains,omitempty"`
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
-	RedirectDomains []string `json:"redirectDomains,omitempty"`
-}
-
-// PermissionsConfig is the "permissions" object of widget.json.
-type PermissionsConfig struct {
+// permissionsConfig is the "permissions" object of widget.json.
+type permissionsConfig struct {
 	Camera         bool `json:"camera,omitempty"`
 	Microphone     bool `json:"microphone,omitempty"`
 	Geolocation    bool `json:"geolocation,omitempty"`
@@ -87,9 +79,9 @@ var (
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
 
-// ProjectConfig is the optional widgetd.json at the project root. Command-line
+// projectConfig is the optional widgetd.json at the project root. Command-line
 // flags override it.
-type ProjectConfig struct {
+type projectConfig struct {
 	Schema string `json:"$schema,omitempty"`
 	// WidgetsDir is the folder holding one folder per widget; default "widgets".
 	WidgetsDir string `json:"widgetsDir,omitempty"`
@@ -107,20 +99,20 @@ type ProjectConfig struct {
 	// node_modules it uses is an error (see contain.go).
 	AllowOutside []string `json:"allowOutside,omitempty"`
 	// MaxSourceSize is the largest source file a build reads, in bytes;
-	// default DefaultMaxSourceSize.
+	// default 50 MiB.
 	MaxSourceSize int64 `json:"maxSourceSize,omitempty"`
 	// HTMLBudget is the largest widget HTML document, in bytes, before the
-	// build warns (fails with Options.Strict); default DefaultHTMLBudget.
+	// build warns (fails with Options.Strict); default 1 MiB.
 	HTMLBudget int64 `json:"htmlBudget,omitempty"`
 	// PrecompressHTML also precompresses the widget HTML documents (see
 	// Options.PrecompressHTML); default false.
 	PrecompressHTML bool `json:"precompressHtml,omitempty"`
 }
 
-// LoadProjectConfig reads widgetd.json in dir; a missing file gives the zero
+// loadProjectConfig reads widgetd.json in dir; a missing file gives the zero
 // config and no error.
-func LoadProjectConfig(dir string) (ProjectConfig, error) {
-	var pc ProjectConfig
+func loadProjectConfig(dir string) (projectConfig, error) {
+	var pc projectConfig
 	file := filepath.Join(dir, ProjectConfigFile)
 	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -146,7 +138,7 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 		return pc, err
 	}
 	if pc.PublicURL != "" {
-		if _, err := NormalizePublicURL(pc.PublicURL); err != nil {
+		if _, err := publicurl.Normalize(pc.PublicURL); err != nil {
 			return pc, doc.errPath("publicUrl", "%v", err)
 		}
 	}
@@ -156,29 +148,9 @@ func LoadProjectConfig(dir string) (ProjectConfig, error) {
 	return pc, nil
 }
 
-// NormalizePublicURL checks that u is an absolute http(s) URL with no query or
-// fragment and returns it without a trailing slash.
-func NormalizePublicURL(u string) (string, error) {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" || (p.Scheme != "https" && p.Scheme != "http") {
-		return "", fmt.Errorf("public URL %q must be an absolute http(s) URL such as https://cdn.example.com/widgets", u)
-	}
-	if p.RawQuery != "" || p.Fragment != "" || p.User != nil {
-		return "", fmt.Errorf("public URL %q must not carry a query, fragment or credentials", u)
-	}
-	if p.Scheme == "http" && !isLoopbackHost(p.Hostname()) {
-		return "", fmt.Errorf("public URL %q must use https (http is only for localhost)", u)
-	}
-	return strings.TrimSuffix(p.Scheme+"://"+p.Host+p.EscapedPath(), "/"), nil
-}
-
-func isLoopbackHost(h string) bool {
-	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasSuffix(h, ".localhost")
-}
-
 // widget is one discovered, validated widget.
 type widget struct {
-	Config WidgetConfig
+	Config widgetConfig
 	// Dir is the widget folder (absolute).
 	Dir string
 	// ConfigFile is the path of widget.json as shown in messages.
@@ -198,9 +170,39 @@ type widget struct {
 }
 
 // loadWidget reads and validates dir/widget.json. display is the folder as
-// shown in messages.
+// shown in messages. The checks run in a fixed order, so the same file
+// always gets the same first error.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
 	file := filepath.Join(display, WidgetConfigFile)
+	doc, err := readWidgetDoc(dir, file)
+	if err != nil {
+		return nil, err
+	}
+	w := &widget{Dir: dir, ConfigFile: file}
+	if err := doc.decode(&w.Config); err != nil {
+		return nil, err
+	}
+	steps := []func(*jsonDoc) error{
+		w.resolveName,
+		w.checkText,
+		w.resolveEntry,
+		w.resolveProfiles,
+		func(doc *jsonDoc) error { return w.resolveInline(doc, publicURL) },
+		w.checkRoot,
+		w.checkDomain,
+		w.resolvePolicy,
+	}
+	for _, step := range steps {
+		if err := step(doc); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// readWidgetDoc reads and parses dir/widget.json (file as shown in
+// messages) and refuses keys widget.json does not have.
+func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
 	if err != nil {
 		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
@@ -219,96 +221,106 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 			return nil, err
 		}
 	}
-	w := &widget{Dir: dir, ConfigFile: file}
-	if err := doc.decode(&w.Config); err != nil {
-		return nil, err
-	}
+	return doc, nil
+}
+
+// resolveName defaults the name to the folder's and the title to the name,
+// and checks the name.
+func (w *widget) resolveName(doc *jsonDoc) error {
 	c := &w.Config
 	if c.Name == "" {
-		c.Name = filepath.Base(dir)
+		c.Name = filepath.Base(w.Dir)
 		if !nameRE.MatchString(c.Name) {
-			return nil, diagErr(file, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
+			return diagErr(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
 		}
 	} else if !nameRE.MatchString(c.Name) {
-		return nil, doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
+		return doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
 	}
 	if len(c.Name) > 64 {
-		return nil, doc.errPath("name", "name %q is longer than 64 characters", c.Name)
+		return doc.errPath("name", "name %q is longer than 64 characters", c.Name)
 	}
 	if c.Title == "" {
 		c.Title = c.Name
 	}
+	return nil
+}
+
+// checkText refuses NUL characters in the texts shown to hosts.
+func (w *widget) checkText(doc *jsonDoc) error {
+	c := &w.Config
 	for _, k := range []struct {
 		path, value string
 	}{{"title", c.Title}, {"description", c.Description}, {"widgetDescription", c.WidgetDescription}} {
 		if strings.ContainsAny(k.value, "\x00") {
-			return nil, doc.errPath(k.path, "%s must not contain NUL characters", k.path)
+			return doc.errPath(k.path, "%s must not contain NUL characters", k.path)
 		}
 	}
+	return nil
+}
 
-	// Entry.
-	if err := w.resolveEntry(doc); err != nil {
-		return nil, err
-	}
-
-	// Profiles.
+// resolveProfiles sets the profiles to emit: both by default, else the
+// named ones, sorted and without repeats.
+func (w *widget) resolveProfiles(doc *jsonDoc) error {
+	c := &w.Config
 	w.Profiles = []string{assets.ProfileMCPApp, assets.ProfileSkybridge}
-	if doc.has("profiles") {
-		if len(c.Profiles) == 0 {
-			return nil, doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
-		}
-		seen := map[string]bool{}
-		w.Profiles = nil
-		for i, p := range c.Profiles {
-			if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
-				return nil, doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
-			}
-			if !seen[p] {
-				seen[p] = true
-				w.Profiles = append(w.Profiles, p)
-			}
-		}
-		sort.Strings(w.Profiles)
+	if !doc.has("profiles") {
+		return nil
 	}
+	if len(c.Profiles) == 0 {
+		return doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
+	}
+	seen := map[string]bool{}
+	w.Profiles = nil
+	for i, p := range c.Profiles {
+		if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
+			return doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
+		}
+		if !seen[p] {
+			seen[p] = true
+			w.Profiles = append(w.Profiles, p)
+		}
+	}
+	sort.Strings(w.Profiles)
+	return nil
+}
 
-	// Inline vs external.
+// resolveInline decides inline vs external: inline unless a public URL is
+// configured, and external only with one.
+func (w *widget) resolveInline(doc *jsonDoc, publicURL string) error {
 	w.Inline = publicURL == ""
-	if c.Inline != nil {
-		w.Inline = *c.Inline
+	if w.Config.Inline != nil {
+		w.Inline = *w.Config.Inline
 		if !w.Inline && publicURL == "" {
-			return nil, doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
+			return doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
 		}
 	}
+	return nil
+}
 
-	if err := w.checkRoot(doc); err != nil {
-		return nil, err
-	}
-
-	// Domain.
-	if c.Domain != "" {
-		if err := validateDomain(c.Domain); err != nil {
-			return nil, doc.errPath("domain", "%v", err)
+// checkDomain validates the widget's dedicated origin, when set.
+func (w *widget) checkDomain(doc *jsonDoc) error {
+	if d := w.Config.Domain; d != "" {
+		if err := validateDomain(d); err != nil {
+			return doc.errPath("domain", "%v", err)
 		}
 	}
+	return nil
+}
 
-	// CSP.
-	pol, err := cspgen.New(cspgen.Domains{
-		Connect:  c.CSP.ConnectDomains,
-		Resource: c.CSP.ResourceDomains,
-		Frame:    c.CSP.FrameDomains,
-		BaseURI:  c.CSP.BaseURIDomains,
-		Redirect: c.CSP.RedirectDomains,
-	})
+// resolvePolicy validates the CSP domains into the widget's policy, pointing
+// an error at the offending entry.
+func (w *widget) resolvePolicy(doc *jsonDoc) error {
+	pol, err := cspgen.New(w.Config.CSP)
 	if err != nil {
 		path := "csp"
 		var ve *cspgen.Error
 		if errors.As(err, &ve) {
 			path = fmt.Sprintf("csp.%s[%d]", ve.Field, ve.Index)
 		}
-		return nil, doc.errPath(path, "%v", err)
+		return doc.errPath(path, "%v", err)
 	}
 	w.Policy = pol
-	return w, nil
+	return nil
 }
 
 // has reports whether the document sets the top-level field.
@@ -383,7 +395,7 @@ func validateDomain(d string) error {
 	if err != nil || u.Host == "" || u.Opaque != "" {
 		return fmt.Errorf("domain %q must be an origin such as https://widgets.example.com", d)
 	}
-	if u.Scheme != "https" && !(u.Scheme == "http" && isLoopbackHost(u.Hostname())) {
+	if u.Scheme != "https" && !(u.Scheme == "http" && publicurl.IsLoopbackHost(u.Hostname())) {
 		return fmt.Errorf("domain %q must use https", d)
 	}
 	if u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {

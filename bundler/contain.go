@@ -73,7 +73,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 		return nil, fmt.Errorf("project root: %w", err)
 	}
 	if maxSize <= 0 {
-		maxSize = DefaultMaxSourceSize
+		maxSize = defaultMaxSourceSize
 	}
 	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
 	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {

@@ -31,9 +31,12 @@ const (
 	assetsDir = "assets"
 )
 
-// DefaultTargets are the esbuild targets used when none are configured:
-// ES2020 and the evergreen browsers that chat hosts run in.
-var DefaultTargets = []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
+// defaultTargets returns the esbuild targets used when none are configured:
+// ES2020 and the evergreen browsers that chat hosts run in. A function, not
+// a variable, so nothing can change the default for the whole process.
+func defaultTargets() []string {
+	return []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
+}
 
 // assetLoaders maps file extensions to the loader used for non-code imports.
 var assetExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico", ".bmp", ".svg",
@@ -44,7 +47,7 @@ var targetRE = regexp.MustCompile(`^(es\d{4}|esnext|chrome|edge|firefox|safari|i
 // parseTargets converts target strings into an esbuild Target and Engines.
 func parseTargets(targets []string) (api.Target, []api.Engine, error) {
 	if len(targets) == 0 {
-		targets = DefaultTargets
+		targets = defaultTargets()
 	}
 	target := api.ES2020
 	haveES := false

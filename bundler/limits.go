@@ -51,9 +51,9 @@ func limitDiag(file string, line, col int, err error) *Error {
 	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
 }
 
-// DefaultMaxSourceSize is the largest source file a build reads (50 MiB),
+// defaultMaxSourceSize is the largest source file a build reads (50 MiB),
 // unless widgetd.json "maxSourceSize" says otherwise.
-const DefaultMaxSourceSize = 50 << 20
+const defaultMaxSourceSize = 50 << 20
 
 // checkSize refuses a file over the source size limit before anyone reads it.
 func (c *containment) checkSize(spec, real string) error {
@@ -82,7 +82,7 @@ func formatBytes(n int64) string {
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
-func checkLimits(doc *jsonDoc, dir string, pc *ProjectConfig) error {
+func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
@@ -101,10 +101,10 @@ func checkLimits(doc *jsonDoc, dir string, pc *ProjectConfig) error {
 		}
 	}
 	if pc.MaxSourceSize < 0 {
-		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", DefaultMaxSourceSize)
+		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", defaultMaxSourceSize)
 	}
 	if pc.HTMLBudget < 0 {
-		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", DefaultHTMLBudget)
+		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
 	}
 	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/widgetd/widgetd/internal/cachedir"
 )
 
 // swapDir puts the finished folder tmp in place of dir. When dir exists the
@@ -72,7 +74,7 @@ func lockPath(dir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if cache := DefaultCacheDir(); cache != "" {
+	if cache := cachedir.Default(); cache != "" {
 		locks := filepath.Join(cache, "locks")
 		if err := os.MkdirAll(locks, 0o755); err == nil {
 			sum := sha256.Sum256([]byte(abs))

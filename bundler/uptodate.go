@@ -14,14 +14,15 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
 // buildRecord remembers what one successful build read and wrote, so the
 // next build into the same output folder can tell, without bundling, that
 // nothing changed. It lives in the cache folder, never in dist/.
 type buildRecord struct {
-	// Key covers the widgetd version, the bridge, the options, the project
-	// file, every widget.json and every HTML entry.
+	// Key covers the widgetd version, the bridge, the resolved settings
+	// (every one), the project file, every widget.json and every HTML entry.
 	Key string `json:"key"`
 	// Inputs are the source files esbuild read, with their content hashes.
 	Inputs map[string]string `json:"inputs"`
@@ -64,8 +65,7 @@ func (b *Builder) buildKey() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	opts := fmt.Sprintf("%q %q %v %v %d %v %q %v %v", b.widgetsDir, b.publicURL, b.target, b.engines, b.retain, b.opts.NoCompress, b.opts.DevOrigin, b.opts.Strict, b.precompressHTML)
-	h.add("options", []byte(opts))
+	h.add("options", []byte(b.settingsKey()))
 	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
@@ -89,6 +89,12 @@ func (b *Builder) buildKey() (string, error) {
 		}
 	}
 	return h.sum(), nil
+}
+
+// settingsKey encodes every resolved setting, field names included, so
+// that no setting can be left out of the key by forgetting to list it.
+func (b *Builder) settingsKey() string {
+	return fmt.Sprintf("%#v", b.settings)
 }
 
 // upToDate returns the previous Result when the output folder holds exactly
@@ -260,7 +266,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 		return
 	}
-	_ = WriteFileAtomic(p, data) // failing costs only the next shortcut
+	_ = atomicfile.Write(p, data) // failing costs only the next shortcut
 }
 
 // resolverConfigs are the files esbuild consults in a folder while resolving

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/widgetd/widgetd/assets/audit"
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/mountid"
 )
 
 // Rule IDs of the mount and worker rules.
@@ -61,8 +61,8 @@ func (c *widgetCheck) mountRules(files []scanned) {
 		have[string(m[1])] = true
 	}
 	for _, ct := range code(files) {
-		for _, id := range bundler.LookedUpIDs(ct.text) {
-			if have[id] || !bundler.IsMountID(id) {
+		for _, id := range mountid.LookedUp(ct.text) {
+			if have[id] || !mountid.IsMount(id) {
 				continue
 			}
 			lit := []byte(strconv.Quote(id))

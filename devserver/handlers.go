@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/contenttype"
 )
 
 // static holds the preview pages, their stylesheet and the committed host
@@ -319,7 +320,7 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request) {
 	}
 	s.cors(w, r)
 	noStore(w)
-	w.Header().Set("Content-Type", bundler.ContentType(p))
+	w.Header().Set("Content-Type", contenttype.For(p))
 	_, _ = w.Write(data)
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // DefaultAddr is the preview listener address of `widgetd dev`.
@@ -112,7 +113,7 @@ func New(opts Options) (*Server, error) {
 		opts.PollInterval = DefaultPollInterval
 	}
 	if opts.PublicURL != "" {
-		pu, err := bundler.NormalizePublicURL(opts.PublicURL)
+		pu, err := publicurl.Normalize(opts.PublicURL)
 		if err != nil {
 			return nil, fmt.Errorf("--public-url: %w", err)
 		}
@@ -135,7 +136,7 @@ func New(opts Options) (*Server, error) {
 	s.previewOrigin = "http://" + originHost(s.previewLn.Addr().(*net.TCPAddr), opts.Addr)
 	s.sandboxURL = "http://" + originHost(s.sandboxLn.Addr().(*net.TCPAddr), opts.Addr)
 	if opts.SandboxURL != "" {
-		su, err := bundler.NormalizePublicURL(opts.SandboxURL)
+		su, err := publicurl.Normalize(opts.SandboxURL)
 		if err != nil {
 			s.closeListeners()
 			return nil, fmt.Errorf("--sandbox-url: %w", err)
@@ -156,11 +157,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("dev server: %w", err)
 	}
 	s.widgetsDir = s.builder.WidgetsDir()
-	root := opts.Root
-	if root == "" {
-		root, _ = os.Getwd()
-	}
-	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(root, bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
+	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(s.builder.Root(), bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
 	if opts.MCPURL != "" {
 		s.mcp = &forwarder{url: opts.MCPURL}
 	}

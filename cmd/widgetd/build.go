@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/cachedir"
 )
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
@@ -24,52 +24,22 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// parseArgs parses a subcommand's flags and refuses positional arguments,
-// reporting on the flag set's output; when ok is false the command returns
-// code (0 for -h, 2 for usage errors).
-func parseArgs(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err), false
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(fs.Output(), "widgetd %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-		return exitUsage, false
-	}
-	return exitOK, true
-}
-
-// flagExit maps a flag parse error to an exit code (help is success).
-func flagExit(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return exitOK
-	}
-	return exitUsage
-}
-
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("build", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("build", "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--types] [--json]",
+		"Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,\n"+
+			"precompressed UI resources and writes dist/ with manifest.json atomically.\n", stderr)
 	var opts bundler.Options
 	var asJSON bool
-	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
-	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
 	fs.StringVar(&opts.OutDir, "out", "", "output folder (default: dist)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "URL dist/ is served from; makes JS/CSS external and adds its origin to the CSP")
 	fs.IntVar(&opts.Retain, "retain", 0, "builds to keep in dist/ so cached templates keep loading (default 5)")
-	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+bundler.DefaultCacheDir()+")")
+	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+cachedir.Default()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&opts.PrecompressHTML, "precompress-html", false, "also write .br/.gz of the widget HTML documents (hosts read them via resources/read; only useful when the HTML is served over HTTP)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&opts.Strict, "strict", false, "fail when a widget's HTML is over the budget (widgetd.json htmlBudget, default 1 MiB) instead of warning")
 	types := fs.Bool("types", false, "type-check first with the project's tsc --noEmit (node_modules/typescript); type errors fail the build")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--types] [--json]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,")
-		fmt.Fprintln(stderr, "precompressed UI resources and writes dist/ with manifest.json atomically.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
@@ -26,144 +24,178 @@ type checkOutput struct {
 	Diagnostics []bundler.Diagnostic `json:"diagnostics,omitempty"`
 }
 
+// checkFlags are the flags of `widgetd check`.
+type checkFlags struct {
+	distDir, widgetsDir, root, publicURL string
+	asJSON, strict, types                bool
+	opts                                 check.Options
+}
+
 // runCheck implements `widgetd check`: it runs the build-level audit over a
 // dist/ folder, or over sources assembled in memory, and prints one line per
 // finding. Exit codes: 0 clean, 1 errors (or warnings with --strict) or a
 // build that cannot be loaded, 2 usage.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var (
-		distDir, widgetsDir, root, publicURL string
-		asJSON, strict                       bool
-		opts                                 check.Options
-	)
-	fs.StringVar(&distDir, "dist", "", "check this built dist/ folder")
-	fs.StringVar(&widgetsDir, "widgets", "", "check these widget sources, assembled in memory (dist/ is not touched)")
-	fs.StringVar(&root, "root", "", "project root holding widgetd.json (default: current directory)")
-	fs.StringVar(&publicURL, "public-url", "", "with sources: the URL dist/ will be served from, as for widgetd build")
-	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	fs.BoolVar(&strict, "strict", false, "fail on warnings too")
-	types := fs.Bool("types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
-	fs.Int64Var(&opts.InlineBudget, "budget-inline", check.DefaultInlineBudget, "largest inline widget document in `bytes`")
-	fs.Int64Var(&opts.TransferBudget, "budget-transfer", check.DefaultTransferBudget, "largest compressed transfer per widget in `bytes`")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd check [--dist DIR | --widgets DIR] [--types] [--json] [--strict] [--budget-inline BYTES] [--budget-transfer BYTES]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Runs the audit a store review would: CSP coverage of every URL the widgets load,")
-		fmt.Fprintln(stderr, "resource metadata, widget domain, eval, sizes and HTML validity. Without --dist,")
-		fmt.Fprintln(stderr, "widget sources are assembled in memory first. Prints one line per finding:")
-		fmt.Fprintln(stderr, "  widget: rule-id: severity: message (how to fix)")
-		fmt.Fprintln(stderr, "Rules are documented in docs/check.md. Exit status: 0 clean, 1 errors")
-		fmt.Fprintln(stderr, "(or warnings with --strict), 2 usage.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if code, ok := parseArgs(fs, args); !ok {
+	f, code, ok := parseCheckFlags(args, stderr)
+	if !ok {
 		return code
 	}
-	if distDir != "" && (widgetsDir != "" || publicURL != "") {
-		fmt.Fprintln(stderr, "widgetd check: --dist checks a finished build; it cannot be combined with --widgets or --public-url")
+	source, err := f.chooseSource(stderr)
+	if err == nil && source == "" {
 		return exitUsage
 	}
-	if opts.InlineBudget <= 0 || opts.TransferBudget <= 0 {
-		fmt.Fprintln(stderr, "widgetd check: budgets must be positive byte counts")
-		return exitUsage
-	}
-
-	source := "sources"
-	if distDir == "" && widgetsDir == "" {
-		// Default: sources when a widgets folder exists, else ./dist.
-		base := root
-		if base == "" {
-			base = "."
-		}
-		pc, _ := bundler.LoadProjectConfig(base)
-		wd := pc.WidgetsDir
-		if wd == "" {
-			wd = "widgets"
-		}
-		if !filepath.IsAbs(wd) {
-			wd = filepath.Join(base, wd)
-		}
-		if st, err := os.Stat(wd); err != nil || !st.IsDir() {
-			d := pc.OutDir
-			if d == "" {
-				d = "dist"
-			}
-			if !filepath.IsAbs(d) {
-				d = filepath.Join(base, d)
-			}
-			if st, err := os.Stat(d); err == nil && st.IsDir() {
-				distDir = d
-			} else {
-				fmt.Fprintln(stderr, "widgetd check: no widgets/ or dist/ here; pass --widgets DIR or --dist DIR")
-				return exitUsage
-			}
-		}
-	}
-
-	if *types {
-		if distDir != "" {
+	if err == nil && f.types {
+		if f.distDir != "" {
 			fmt.Fprintln(stderr, "widgetd check: --types checks sources; it cannot be combined with --dist")
 			return exitUsage
 		}
-		if !typeCheck(ctx, "check", root, widgetsDir, stderr) {
+		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr) {
 			return exitError
 		}
-	}
-	var in *check.Input
-	var err error
-	if distDir != "" {
-		source = "dist"
-		in, err = check.LoadDist(distDir)
-	} else {
-		in, err = check.FromSources(ctx, bundler.Options{Root: root, WidgetsDir: widgetsDir, PublicURL: publicURL, NoCompress: true})
 	}
 	var rep *check.Report
-	if findings, ok := check.LimitFindings(err); ok {
-		// Refused on the build's own limits: report them as findings.
-		rep, err = &check.Report{Widgets: []string{}, Findings: findings}, nil
+	if err == nil {
+		rep, err = f.run(ctx)
 	}
 	if err != nil {
-		diags := bundler.AsDiagnostics(err)
-		if asJSON {
-			writeCheckJSON(stdout, checkOutput{OK: false, Source: source, Findings: []audit.Finding{}, Error: err.Error(), Diagnostics: diags})
-		}
-		if len(diags) > 0 {
-			for _, d := range diags {
-				fmt.Fprintln(stderr, d.String())
-			}
-			fmt.Fprintln(stderr, "widgetd check: the widgets do not build; fix the errors above first")
-		} else {
-			fmt.Fprintf(stderr, "widgetd check: %v\n", err)
-		}
+		printCheckError(stdout, stderr, source, err, f.asJSON)
 		return exitError
 	}
-	if rep == nil {
-		if rep, err = check.Run(ctx, in, opts); err != nil {
-			fmt.Fprintf(stderr, "widgetd check: %v\n", err)
-			return exitError
-		}
-	}
-	failed := rep.Failed(strict)
-	if asJSON {
-		writeCheckJSON(stdout, checkOutput{OK: !failed, Source: source, Widgets: rep.Widgets, Findings: rep.Findings,
-			Counts: map[string]int{"error": rep.Count(audit.Error), "warning": rep.Count(audit.Warning), "info": rep.Count(audit.Info)}})
-	} else {
-		for _, f := range rep.Findings {
-			fmt.Fprintln(stdout, f.String())
-		}
-		fmt.Fprintf(stderr, "widgetd check: %d widget(s) from %s: %d error(s), %d warning(s)\n",
-			len(rep.Widgets), source, rep.Count(audit.Error), rep.Count(audit.Warning))
-	}
-	if ctx.Err() != nil {
-		return exitError
-	}
-	if failed {
+	failed := rep.Failed(f.strict)
+	printCheckReport(stdout, stderr, source, rep, failed, f.asJSON)
+	if ctx.Err() != nil || failed {
 		return exitError
 	}
 	return exitOK
+}
+
+// parseCheckFlags parses and validates check's flags; when ok is false the
+// command returns code.
+func parseCheckFlags(args []string, stderr io.Writer) (f checkFlags, code int, ok bool) {
+	fs := newFlagSet("check", "Usage: widgetd check [--dist DIR | --widgets DIR] [--types] [--json] [--strict] [--budget-inline BYTES] [--budget-transfer BYTES]",
+		"Runs the audit a store review would: CSP coverage of every URL the widgets load,\n"+
+			"resource metadata, widget domain, eval, sizes and HTML validity. Without --dist,\n"+
+			"widget sources are assembled in memory first. Prints one line per finding:\n"+
+			"  widget: rule-id: severity: message (how to fix)\n"+
+			"Rules are documented in docs/check.md. Exit status: 0 clean, 1 errors\n"+
+			"(or warnings with --strict), 2 usage.\n", stderr)
+	fs.StringVar(&f.distDir, "dist", "", "check this built dist/ folder")
+	projectFlags(fs, &f.root, &f.widgetsDir, "check these widget sources, assembled in memory (dist/ is not touched)")
+	fs.StringVar(&f.publicURL, "public-url", "", "with sources: the URL dist/ will be served from, as for widgetd build")
+	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
+	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
+	fs.BoolVar(&f.types, "types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
+	fs.Int64Var(&f.opts.InlineBudget, "budget-inline", check.DefaultInlineBudget, "largest inline widget document in `bytes`")
+	fs.Int64Var(&f.opts.TransferBudget, "budget-transfer", check.DefaultTransferBudget, "largest compressed transfer per widget in `bytes`")
+	if code, ok := parseArgs(fs, args); !ok {
+		return f, code, false
+	}
+	if f.distDir != "" && (f.widgetsDir != "" || f.publicURL != "") {
+		fmt.Fprintln(stderr, "widgetd check: --dist checks a finished build; it cannot be combined with --widgets or --public-url")
+		return f, exitUsage, false
+	}
+	if f.opts.InlineBudget <= 0 || f.opts.TransferBudget <= 0 {
+		fmt.Fprintln(stderr, "widgetd check: budgets must be positive byte counts")
+		return f, exitUsage, false
+	}
+	return f, exitOK, true
+}
+
+// chooseSource returns "dist" or "sources", the build check reads. With
+// neither --dist nor --widgets it is the sources when the project's widgets
+// folder exists, else its output folder (setting f.distDir), else "" after
+// saying so (a usage error). An error is the project's (widgetd.json).
+func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
+	if f.distDir != "" {
+		return "dist", nil
+	}
+	if f.widgetsDir != "" {
+		return "sources", nil
+	}
+	widgets, out, err := projectDirs(f.root)
+	if err != nil {
+		return "sources", err
+	}
+	if isDir(widgets) {
+		return "sources", nil
+	}
+	if isDir(out) {
+		f.distDir = out
+		return "dist", nil
+	}
+	fmt.Fprintln(stderr, "widgetd check: no widgets/ or dist/ here; pass --widgets DIR or --dist DIR")
+	return "", nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// run loads the build (from dist/ or assembled from sources) and audits it;
+// a build refused on its own limits reports them as findings.
+func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
+	var in *check.Input
+	var err error
+	if f.distDir != "" {
+		in, err = check.LoadDist(f.distDir)
+	} else {
+		in, err = check.FromSources(ctx, bundler.Options{Root: f.root, WidgetsDir: f.widgetsDir, PublicURL: f.publicURL, NoCompress: true})
+	}
+	if findings, ok := check.LimitFindings(err); ok {
+		return &check.Report{Widgets: []string{}, Findings: findings}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	rep, err := check.Run(ctx, in, f.opts)
+	if err != nil {
+		return nil, checkRunError{err}
+	}
+	return rep, nil
+}
+
+// checkRunError is an audit that failed to run (not a build that failed to
+// load); it is reported as such, without the JSON report.
+type checkRunError struct{ error }
+
+func (e checkRunError) Unwrap() error { return e.error }
+
+// printCheckError reports a build that could not be loaded (its
+// diagnostics, or the error), or an audit that could not run.
+func printCheckError(stdout, stderr io.Writer, source string, err error, asJSON bool) {
+	var runErr checkRunError
+	if errors.As(err, &runErr) {
+		fmt.Fprintf(stderr, "widgetd check: %v\n", runErr.error)
+		return
+	}
+	diags := bundler.AsDiagnostics(err)
+	if asJSON {
+		writeCheckJSON(stdout, checkOutput{OK: false, Source: source, Findings: []audit.Finding{}, Error: err.Error(), Diagnostics: diags})
+	}
+	if len(diags) > 0 {
+		for _, d := range diags {
+			fmt.Fprintln(stderr, d.String())
+		}
+		fmt.Fprintln(stderr, "widgetd check: the widgets do not build; fix the errors above first")
+	} else {
+		fmt.Fprintf(stderr, "widgetd check: %v\n", err)
+	}
+}
+
+// printCheckReport prints the findings, one line each and a count, or the
+// JSON report.
+func printCheckReport(stdout, stderr io.Writer, source string, rep *check.Report, failed, asJSON bool) {
+	if asJSON {
+		writeCheckJSON(stdout, checkOutput{OK: !failed, Source: source, Widgets: rep.Widgets, Findings: rep.Findings,
+			Counts: map[string]int{"error": rep.Count(audit.Error), "warning": rep.Count(audit.Warning), "info": rep.Count(audit.Info)}})
+		return
+	}
+	for _, f := range rep.Findings {
+		fmt.Fprintln(stdout, f.String())
+	}
+	fmt.Fprintf(stderr, "widgetd check: %d widget(s) from %s: %d error(s), %d warning(s)\n",
+		len(rep.Widgets), source, rep.Count(audit.Error), rep.Count(audit.Warning))
 }
 
 func writeCheckJSON(w io.Writer, v checkOutput) {

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -14,11 +13,13 @@ import (
 // runDev is `widgetd dev`: watch, rebuild in memory, live reload, and the
 // strict local preview of every widget under both host protocols.
 func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("dev", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("dev", "Usage: widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]",
+		"Watches the widgets, rebuilds them in memory on every change (dist/ is not written),\n"+
+			"and serves a preview of each widget under its strict spec CSP, as an MCP Apps host\n"+
+			"(the real AppBridge) or as ChatGPT (window.openai), with live reload, a build-error\n"+
+			"overlay and CSP-violation reports. See docs/dev.md.\n", stderr)
 	var opts devserver.Options
-	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
-	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
 	fs.StringVar(&opts.Addr, "addr", devserver.DefaultAddr, "preview address (pages, live reload, built files)")
 	fs.StringVar(&opts.SandboxAddr, "sandbox-addr", "", "address of the separate widget origin (default: next port of --addr)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "URL the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
@@ -32,16 +33,6 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Watches the widgets, rebuilds them in memory on every change (dist/ is not written),")
-		fmt.Fprintln(stderr, "and serves a preview of each widget under its strict spec CSP, as an MCP Apps host")
-		fmt.Fprintln(stderr, "(the real AppBridge) or as ChatGPT (window.openai), with live reload, a build-error")
-		fmt.Fprintln(stderr, "overlay and CSP-violation reports. See docs/dev.md.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}

@@ -40,8 +40,12 @@ func templateHelp() string {
 
 // runInit scaffolds a new project.
 func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("init", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("init", "Usage: widgetd init [dir] [--template NAME] [--widget NAME] [--server go [--module PATH] [--replace DIR]]",
+		"Writes a widget project into dir (default: the current folder): widgets/<name>/ with\n"+
+			"widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,\n"+
+			"package.json when the template needs npm packages, and optionally a Go MCP server.\n"+
+			"Nothing is overwritten. Templates:\n"+
+			templateHelp(), stderr)
 	var o scaffold.InitOptions
 	fs.StringVar(&o.Template, "template", "vanilla", "widget template (listed above)")
 	fs.StringVar(&o.Widget, "widget", scaffold.DefaultWidget, "name of the first widget")
@@ -49,17 +53,6 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&o.Domain, "domain", "", "the widgets' ChatGPT domain, an HTTPS origin you own (default https://<folder>.example.com)")
 	fs.StringVar(&o.Module, "module", "", "Go module path of the server (default example.com/<folder>)")
 	fs.StringVar(&o.Replace, "replace", "", "widgetd checkout the server's go.mod uses (replace directive); widgetd is not on a module proxy yet")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd init [dir] [--template NAME] [--widget NAME] [--server go [--module PATH] [--replace DIR]]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Writes a widget project into dir (default: the current folder): widgets/<name>/ with")
-		fmt.Fprintln(stderr, "widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,")
-		fmt.Fprintln(stderr, "package.json when the template needs npm packages, and optionally a Go MCP server.")
-		fmt.Fprintln(stderr, "Nothing is overwritten. Templates:")
-		fmt.Fprint(stderr, templateHelp())
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	dir, code, ok := parseOneArg(fs, args)
 	if !ok {
 		return code
@@ -102,18 +95,11 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 
 // runNew adds a widget to the project.
 func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("new", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("new", "Usage: widgetd new <name> [--template NAME] [--widgets DIR]",
+		"Adds widgets/<name>/ (widget.json, sources, fixtures) from a template. Templates:\n"+
+			templateHelp(), stderr)
 	tmpl := fs.String("template", "vanilla", "widget template (listed above)")
 	widgets := fs.String("widgets", "widgets", "widgets folder")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd new <name> [--template NAME] [--widgets DIR]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Adds widgets/<name>/ (widget.json, sources, fixtures) from a template. Templates:")
-		fmt.Fprint(stderr, templateHelp())
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	name, code, ok := parseOneArg(fs, args)
 	if !ok {
 		return code

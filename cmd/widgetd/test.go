@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 	"github.com/widgetd/widgetd/internal/widgettest"
 )
 
@@ -19,13 +18,17 @@ const exitNoBrowser = 3
 
 // runTest renders every widget × fixture × host in headless Chromium.
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("test", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("test", "Usage: widgetd test [--update] [--junit FILE] [--json] [--chrome PATH] [--host mcp,chatgpt] [--widget NAME,…]",
+		"Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (the real\n"+
+			"MCP Apps AppBridge host, and ChatGPT's window.openai) in headless Chromium, and\n"+
+			"fails on an uncaught error, a CSP violation, a missing handshake, an unmet\n"+
+			"expectation of the fixture, or a screenshot that differs from its baseline\n"+
+			"(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png; a missing baseline is\n"+
+			"written). Exit 1 when a case fails, 3 when no Chromium is found.\n", stderr)
 	var opts widgettest.Options
 	var asJSON bool
 	var junit, hosts, widgets string
-	fs.StringVar(&opts.Root, "root", "", "project root holding widgetd.json (default: current directory)")
-	fs.StringVar(&opts.WidgetsDir, "widgets", "", "folder with one folder per widget (default: widgets)")
+	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
 	fs.StringVar(&opts.Chrome, "chrome", "", "Chromium or Chrome binary (default: $CHROME_PATH, else chromium, google-chrome… on PATH)")
 	fs.StringVar(&hosts, "host", "", "only these hosts, comma-separated: mcp, chatgpt (default: both)")
 	fs.StringVar(&widgets, "widget", "", "only these widgets, comma-separated (default: all)")
@@ -35,18 +38,6 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&opts.Parallel, "parallel", 2, "cases rendered at once")
 	fs.StringVar(&junit, "junit", "", "also write a JUnit XML report to this file")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd test [--update] [--junit FILE] [--json] [--chrome PATH] [--host mcp,chatgpt] [--widget NAME,…]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (the real")
-		fmt.Fprintln(stderr, "MCP Apps AppBridge host, and ChatGPT's window.openai) in headless Chromium, and")
-		fmt.Fprintln(stderr, "fails on an uncaught error, a CSP violation, a missing handshake, an unmet")
-		fmt.Fprintln(stderr, "expectation of the fixture, or a screenshot that differs from its baseline")
-		fmt.Fprintln(stderr, "(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png; a missing baseline is")
-		fmt.Fprintln(stderr, "written). Exit 1 when a case fails, 3 when no Chromium is found.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -80,7 +71,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if junit != "" {
 		data, err := rep.JUnit()
 		if err == nil {
-			err = bundler.WriteFileAtomic(junit, data)
+			err = atomicfile.Write(junit, data)
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "widgetd test: write JUnit report: %v\n", err)

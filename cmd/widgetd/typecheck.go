@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"path/filepath"
 
-	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/typecheck"
 )
 
@@ -16,22 +14,11 @@ import (
 // it.
 func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr io.Writer) bool {
 	dir := widgetsDir
-	base := root
-	if base == "" {
-		base = "."
-	}
 	if dir == "" {
-		pc, err := bundler.LoadProjectConfig(base)
-		if err != nil {
+		var err error
+		if dir, _, err = projectDirs(root); err != nil {
 			printError(stderr, err)
 			return false
-		}
-		dir = pc.WidgetsDir
-		if dir == "" {
-			dir = "widgets"
-		}
-		if !filepath.IsAbs(dir) {
-			dir = filepath.Join(base, dir)
 		}
 	}
 	diags, err := typecheck.Run(ctx, dir)

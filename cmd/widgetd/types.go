@@ -3,14 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 
-	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
 // typesFile is the name `widgetd types` writes into the widgets folder.
@@ -19,19 +18,12 @@ const typesFile = "widgetd.d.ts"
 // runTypes writes the bridge's TypeScript declarations into a widget project,
 // so editors and tsc know `import … from "widgetd"` and "widgetd/react".
 func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("types", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("types", "Usage: widgetd types [--widgets DIR | --out FILE] [--check]",
+		"Writes the declarations of the \"widgetd\" and \"widgetd/react\" modules (the\n"+
+			"client bridge every widget gets) so editors and tsc complete and check them.\n", stderr)
 	widgets := fs.String("widgets", "widgets", "widgets folder to write "+typesFile+" into")
 	out := fs.String("out", "", "file to write instead (- for standard output)")
 	check := fs.Bool("check", false, "write nothing; exit 1 if the file is missing or differs (for CI)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd types [--widgets DIR | --out FILE] [--check]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Writes the declarations of the \"widgetd\" and \"widgetd/react\" modules (the")
-		fmt.Fprintln(stderr, "client bridge every widget gets) so editors and tsc complete and check them.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
 	if code, ok := parseArgs(fs, args); !ok {
 		return code
 	}
@@ -60,7 +52,7 @@ func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "widgetd types: folder %s does not exist\n", filepath.Dir(path))
 		return exitError
 	}
-	if err := bundler.WriteFileAtomic(path, dts); err != nil {
+	if err := atomicfile.Write(path, dts); err != nil {
 		fmt.Fprintf(stderr, "widgetd types: %v\n", err)
 		return exitError
 	}
