@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,8 +111,8 @@ func dumpWire(t *testing.T, out *strings.Builder, opt string, reg *assets.Regist
 		}
 	}
 	for _, b := range reg.Manifest().Builds[1:] {
-		for _, w := range b.Widgets {
-			uris = append(uris, w.URIs...)
+		for _, name := range slices.Sorted(maps.Keys(b.Widgets)) {
+			uris = append(uris, b.Widgets[name].URIs...)
 		}
 	}
 	for _, cl := range wireClients {
