@@ -8,100 +8,87 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// --- metadata -------------------------------------------------------------
+// The metadata rules: both _meta shapes (ui.* and openai/*) on every list
+// entry and read content item must carry one CSP and one domain, because
+// hosts differ on which copy they read.
 
 // metaLoc is one _meta object of the widget: a profile's list entry or read
 // content item.
 type metaLoc struct {
 	name string
-	m    map[string]any
+	read bool // the resources/read content item, which hosts prefer
+	m    *assets.ResourceMeta
 }
 
 func (c *widgetCheck) metaLocs() []metaLoc {
 	var out []metaLoc
-	for _, p := range c.w.Profiles {
-		out = append(out, metaLoc{p.Profile + " resources/list entry", p.ListMeta}, metaLoc{p.Profile + " resources/read content", p.ReadMeta})
+	for i := range c.w.Profiles {
+		p := &c.w.Profiles[i]
+		out = append(out, metaLoc{p.Profile + " resources/list entry", false, &p.ListMeta}, metaLoc{p.Profile + " resources/read content", true, &p.ReadMeta})
 	}
 	return out
 }
 
-// stringList reads a JSON string array; ok is false when v is present but
-// not one.
-func stringList(v any) ([]string, bool) {
-	if v == nil {
-		return nil, true
-	}
-	switch l := v.(type) {
-	case []string:
-		return l, true
-	case []any:
-		out := make([]string, 0, len(l))
-		for _, e := range l {
-			s, ok := e.(string)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, s)
-		}
-		return out, true
-	}
-	return nil, false
+// cspShape is one of the two CSP shapes of a _meta object.
+type cspShape struct {
+	key     string          // how messages name it
+	domains *cspgen.Domains // nil when the shape is missing
+	snake   bool            // openai/widgetCSP, which has no base-uri list
 }
 
-// cspOf reads the domains of a ui.csp (camel) or openai/widgetCSP (snake)
-// object.
-func cspOf(obj map[string]any, snake bool) (cspgen.Domains, error) {
-	keys := [5]string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", ""}
-	if snake {
-		keys = [5]string{"connect_domains", "resource_domains", "frame_domains", "", "redirect_domains"}
+// cspShapes returns l's _meta.ui.csp and _meta["openai/widgetCSP"], in that
+// order.
+func (l metaLoc) cspShapes() [2]cspShape {
+	ui := cspShape{key: "_meta.ui.csp"}
+	if l.m.UI != nil && l.m.UI.CSP != nil {
+		c := l.m.UI.CSP
+		ui.domains = &cspgen.Domains{Connect: c.ConnectDomains, Resource: c.ResourceDomains, Frame: c.FrameDomains, BaseURI: c.BaseURIDomains}
 	}
-	var lists [5][]string
-	for i, k := range keys {
-		if k == "" {
-			continue
-		}
-		l, ok := stringList(obj[k])
-		if !ok {
-			return cspgen.Domains{}, fmt.Errorf("%s is not an array of strings", k)
-		}
-		lists[i] = l
+	oa := cspShape{key: `_meta["openai/widgetCSP"]`, snake: true}
+	if c := l.m.WidgetCSP; c != nil {
+		oa.domains = &cspgen.Domains{Connect: c.ConnectDomains, Resource: c.ResourceDomains, Frame: c.FrameDomains, Redirect: c.RedirectDomains}
 	}
-	return cspgen.Domains{Connect: lists[0], Resource: lists[1], Frame: lists[2], BaseURI: lists[3], Redirect: lists[4]}, nil
+	return [2]cspShape{ui, oa}
 }
 
 // metaRules checks the resource metadata of every profile and location and
-// returns the policy a host enforces (from the read content item's ui.csp,
-// which hosts prefer), or nil when there is none to check URLs against.
+// returns the policy a host enforces (from the first valid CSP, the list
+// entry's ui.csp when all agree), or nil when there is none to check URLs
+// against.
 func (c *widgetCheck) metaRules() *cspgen.Policy {
+	locs := c.metaLocs()
+	ref := c.cspRules(locs)
+	c.domainRules(locs)
+	c.descriptionRule(locs)
+	if ref != nil {
+		if fr := ref.Domains().Frame; len(fr) > 0 {
+			c.add(RuleCSPFrameDomains, audit.Warning, "", -1, "drop frameDomains unless the widget must embed these pages; remove the entries from csp.frameDomains in "+c.config(),
+				"frameDomains (%s) lets the widget render subframes, which triggers stricter review of the app", strings.Join(fr, ", "))
+		}
+	}
+	return ref
+}
+
+// cspRules checks that every CSP copy is present, valid and equal to the
+// first valid one, which it returns, and that the manifest's csp header is
+// the spec construction of it.
+func (c *widgetCheck) cspRules(locs []metaLoc) *cspgen.Policy {
 	cfg := c.config()
 	var ref *cspgen.Policy
 	var refName string
-	type seen struct{ loc, val string }
-	var uiDomains, oaDomains []seen
-	var missingUI, missingOA []string
-	descMissing := false
-	for _, loc := range c.metaLocs() {
-		ui, _ := loc.m["ui"].(map[string]any)
-		for _, shape := range []struct {
-			key   string
-			obj   any
-			snake bool
-		}{{"_meta.ui.csp", ui["csp"], false}, {`_meta["openai/widgetCSP"]`, loc.m["openai/widgetCSP"], true}} {
-			obj, ok := shape.obj.(map[string]any)
-			if !ok {
+	for _, loc := range locs {
+		for _, shape := range loc.cspShapes() {
+			if shape.domains == nil {
 				c.add(RuleMetaCSPMissing, audit.Error, "", -1, "rebuild with widgetd build, which writes both shapes on both the list entry and the read content; hosts differ on which they read",
 					"%s has no %s; a host reading it applies the default CSP (ChatGPT: \"Widget CSP is not set for this template\")", loc.name, shape.key)
 				continue
 			}
-			d, err := cspOf(obj, shape.snake)
-			var pol *cspgen.Policy
-			if err == nil {
-				pol, err = cspgen.New(d)
-			}
+			pol, err := cspgen.New(*shape.domains)
 			if err != nil {
 				c.add(RuleMetaCSPInvalid, audit.Error, "", -1, "fix the entry in "+cfg+" and rebuild", "%s %s: %v", loc.name, shape.key, err)
 				continue
@@ -115,77 +102,98 @@ func (c *widgetCheck) metaRules() *cspgen.Policy {
 					"%s %s differs from %s: %s; hosts reading different copies enforce different policies", loc.name, shape.key, refName, diff)
 			}
 		}
-		if d, ok := ui["domain"]; ok {
-			s, _ := d.(string)
-			uiDomains = append(uiDomains, seen{loc.name, s})
-		} else {
-			missingUI = append(missingUI, loc.name)
-		}
-		if d, ok := loc.m["openai/widgetDomain"]; ok {
-			s, _ := d.(string)
-			oaDomains = append(oaDomains, seen{loc.name, s})
-		} else {
-			missingOA = append(missingOA, loc.name)
-		}
-		if s, _ := loc.m["openai/widgetDescription"].(string); strings.TrimSpace(s) == "" && strings.Contains(loc.name, "read") {
-			descMissing = true
-		}
 	}
 	if ref != nil && c.w.CSP != "" && c.w.CSP != ref.Header() {
 		c.add(RuleMetaCSPMismatch, audit.Error, "", -1, "rebuild with widgetd build",
 			"the manifest's csp header %q is not the spec construction of %s (%q)", c.w.CSP, refName, ref.Header())
 	}
+	return ref
+}
 
-	// Domain.
-	switch {
-	case len(uiDomains) == 0 && len(oaDomains) == 0:
+// domainCopies is where one domain key (ui.domain or openai/widgetDomain) is
+// set, with its value, and where it is missing.
+type domainCopies struct {
+	set     []struct{ loc, val string }
+	missing []string
+}
+
+func (d *domainCopies) note(loc, val string) {
+	if val == "" {
+		d.missing = append(d.missing, loc)
+		return
+	}
+	d.set = append(d.set, struct{ loc, val string }{loc, val})
+}
+
+// domainRules checks that the domain is set, the same on every copy and
+// well-formed for the hosts that read it.
+func (c *widgetCheck) domainRules(locs []metaLoc) {
+	cfg := c.config()
+	var ui, oa domainCopies
+	for _, loc := range locs {
+		uiDomain := ""
+		if loc.m.UI != nil {
+			uiDomain = loc.m.UI.Domain
+		}
+		ui.note(loc.name, uiDomain)
+		oa.note(loc.name, loc.m.WidgetDomain)
+	}
+	if len(ui.set) == 0 && len(oa.set) == 0 {
 		c.add(RuleDomainMissing, audit.Warning, "", -1, `set "domain": "https://<your app origin>" in `+cfg+"; it must be an HTTPS origin you own, unique per app",
 			"Widget domain is not set for this template; ChatGPT requires a unique domain for app submission")
-	default:
-		if len(oaDomains) > 0 && len(missingOA) > 0 {
-			c.add(RuleMetaDomainMismatch, audit.Error, "", -1, "rebuild with widgetd build, which writes the domain on every list entry and read content",
-				`_meta["openai/widgetDomain"] is set on %s but missing on %s`, oaDomains[0].loc, strings.Join(missingOA, ", "))
+		return
+	}
+	c.domainCopyRules(ui, oa)
+	if len(oa.set) > 0 {
+		if msg := openAIDomainProblem(oa.set[0].val); msg != "" {
+			c.add(RuleDomainInvalid, audit.Error, "", -1, `set "domain" in `+cfg+" to an HTTPS origin you own, such as https://widgets.example.com",
+				`_meta["openai/widgetDomain"] %q: %s`, oa.set[0].val, msg)
 		}
-		if len(uiDomains) > 0 && len(missingUI) > 0 {
-			c.add(RuleMetaDomainMismatch, audit.Error, "", -1, "rebuild with widgetd build, which writes the domain on every list entry and read content",
-				"_meta.ui.domain is set on %s but missing on %s", uiDomains[0].loc, strings.Join(missingUI, ", "))
+	}
+	if len(ui.set) > 0 && (len(oa.set) == 0 || ui.set[0].val != oa.set[0].val) {
+		if msg := uiDomainProblem(ui.set[0].val); msg != "" {
+			c.add(RuleDomainInvalid, audit.Error, "", -1, "use the HTTPS origin for ChatGPT and let the registry send Claude its hash domain per request (assets.WithConnectorURL)",
+				"_meta.ui.domain %q: %s", ui.set[0].val, msg)
 		}
-		if len(oaDomains) == 0 {
-			c.add(RuleMetaDomainMismatch, audit.Error, "", -1, `set "domain" in `+cfg+` and rebuild; widgetd writes openai/widgetDomain from it`,
-				`_meta.ui.domain is set but _meta["openai/widgetDomain"] is not; ChatGPT reads the latter`)
-		}
-		for _, list := range [][]seen{uiDomains, oaDomains} {
-			for _, s := range list[min(1, len(list)):] {
-				if s.val != list[0].val {
-					c.add(RuleMetaDomainMismatch, audit.Error, "", -1, "rebuild with widgetd build",
-						"the domain on %s (%q) differs from the one on %s (%q)", s.loc, s.val, list[0].loc, list[0].val)
-				}
-			}
-		}
-		if len(oaDomains) > 0 {
-			if msg := openAIDomainProblem(oaDomains[0].val); msg != "" {
-				c.add(RuleDomainInvalid, audit.Error, "", -1, `set "domain" in `+cfg+" to an HTTPS origin you own, such as https://widgets.example.com",
-					`_meta["openai/widgetDomain"] %q: %s`, oaDomains[0].val, msg)
-			}
-		}
-		if len(uiDomains) > 0 && (len(oaDomains) == 0 || uiDomains[0].val != oaDomains[0].val) {
-			if msg := uiDomainProblem(uiDomains[0].val); msg != "" {
-				c.add(RuleDomainInvalid, audit.Error, "", -1, "use the HTTPS origin for ChatGPT and let the registry send Claude its hash domain per request (assets.WithConnectorURL)",
-					"_meta.ui.domain %q: %s", uiDomains[0].val, msg)
+	}
+}
+
+// domainCopyRules reports a domain set on some copies but not others, set
+// in one shape but not ChatGPT's, or different between copies.
+func (c *widgetCheck) domainCopyRules(ui, oa domainCopies) {
+	const fix = "rebuild with widgetd build, which writes the domain on every list entry and read content"
+	if len(oa.set) > 0 && len(oa.missing) > 0 {
+		c.add(RuleMetaDomainMismatch, audit.Error, "", -1, fix,
+			`_meta["openai/widgetDomain"] is set on %s but missing on %s`, oa.set[0].loc, strings.Join(oa.missing, ", "))
+	}
+	if len(ui.set) > 0 && len(ui.missing) > 0 {
+		c.add(RuleMetaDomainMismatch, audit.Error, "", -1, fix,
+			"_meta.ui.domain is set on %s but missing on %s", ui.set[0].loc, strings.Join(ui.missing, ", "))
+	}
+	if len(oa.set) == 0 {
+		c.add(RuleMetaDomainMismatch, audit.Error, "", -1, `set "domain" in `+c.config()+` and rebuild; widgetd writes openai/widgetDomain from it`,
+			`_meta.ui.domain is set but _meta["openai/widgetDomain"] is not; ChatGPT reads the latter`)
+	}
+	for _, copies := range []domainCopies{ui, oa} {
+		for _, s := range copies.set[min(1, len(copies.set)):] {
+			if first := copies.set[0]; s.val != first.val {
+				c.add(RuleMetaDomainMismatch, audit.Error, "", -1, "rebuild with widgetd build",
+					"the domain on %s (%q) differs from the one on %s (%q)", s.loc, s.val, first.loc, first.val)
 			}
 		}
 	}
-	if descMissing {
-		c.add(RuleWidgetDescription, audit.Warning, "", -1, `set "widgetDescription" in `+cfg+" to one sentence telling the model what the widget shows",
-			`_meta["openai/widgetDescription"] is not set; ChatGPT gives the model no summary of what the widget shows`)
-	}
-	if ref != nil {
-		if fr := ref.Domains().Frame; len(fr) > 0 {
-			c.add(RuleCSPFrameDomains, audit.Warning, "", -1, "drop frameDomains unless the widget must embed these pages; remove the entries from csp.frameDomains in "+cfg,
-				"frameDomains (%s) lets the widget render subframes, which triggers stricter review of the app", strings.Join(fr, ", "))
+}
+
+// descriptionRule warns when a read content item has no
+// openai/widgetDescription.
+func (c *widgetCheck) descriptionRule(locs []metaLoc) {
+	for _, loc := range locs {
+		if loc.read && strings.TrimSpace(loc.m.WidgetDescription) == "" {
+			c.add(RuleWidgetDescription, audit.Warning, "", -1, `set "widgetDescription" in `+c.config()+" to one sentence telling the model what the widget shows",
+				`_meta["openai/widgetDescription"] is not set; ChatGPT gives the model no summary of what the widget shows`)
+			return
 		}
 	}
-	return ref
 }
 
 // policyDiff describes how p differs from ref in the lists both shapes carry.

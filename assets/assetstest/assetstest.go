@@ -114,26 +114,22 @@ func Write(dir string, o Options) (*Dist, error) {
 		}
 	}
 
-	meta := func(name, desc string, resources []string, connect []string) map[string]any {
-		res := make([]any, len(resources))
-		for i, s := range resources {
-			res[i] = s
-		}
-		con := make([]any, len(connect))
-		for i, s := range connect {
-			con[i] = s
-		}
-		return map[string]any{
-			"ui": map[string]any{
-				"csp":           map[string]any{"connectDomains": con, "resourceDomains": res},
-				"domain":        "https://" + name + ".widgets.example.com",
-				"prefersBorder": true,
-				"permissions":   map[string]any{"clipboardWrite": map[string]any{}},
+	meta := func(name, desc string, resources []string, connect []string) assets.ResourceMeta {
+		border := true
+		domain := "https://" + name + ".widgets.example.com"
+		res := append([]string{}, resources...)
+		con := append([]string{}, connect...)
+		return assets.ResourceMeta{
+			UI: &assets.UIMeta{
+				CSP:           &assets.UICSP{ConnectDomains: con, ResourceDomains: res},
+				Domain:        domain,
+				PrefersBorder: &border,
+				Permissions:   assets.Permissions{ClipboardWrite: true},
 			},
-			"openai/widgetCSP":           map[string]any{"connect_domains": con, "resource_domains": res},
-			"openai/widgetDomain":        "https://" + name + ".widgets.example.com",
-			"openai/widgetPrefersBorder": true,
-			"openai/widgetDescription":   desc,
+			WidgetCSP:           &assets.WidgetCSP{ConnectDomains: con, ResourceDomains: res},
+			WidgetDomain:        domain,
+			WidgetPrefersBorder: &border,
+			WidgetDescription:   desc,
 		}
 	}
 	widget := func(name, title, desc, hash string, inline bool, files, resources, connect []string) assets.Widget {
