@@ -6,11 +6,9 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-)
 
-// MaxInvocationText is ChatGPT's limit, in characters, on the
-// openai/toolInvocation/invoking and invoked status strings.
-const MaxInvocationText = 64
+	"github.com/widgetd/widgetd/assets"
+)
 
 // Meta keys the tool rules read.
 const (
@@ -77,9 +75,9 @@ func checkTool(t Tool, uris map[string]bool) []Finding {
 			add(RuleToolMetaInvalid, Error, "write a string of at most 64 characters", "_meta[%q] is %s, not a string", key, jsonType(v))
 			continue
 		}
-		if n := utf8.RuneCountInString(s); n > MaxInvocationText {
-			add(RuleToolInvocationTooLong, Error, fmt.Sprintf("shorten it to %d characters or fewer", MaxInvocationText),
-				"_meta[%q] is %d characters; ChatGPT allows at most %d", key, n, MaxInvocationText)
+		if n := utf8.RuneCountInString(s); n > assets.MaxInvocationText {
+			add(RuleToolInvocationTooLong, Error, fmt.Sprintf("shorten it to %d characters or fewer", assets.MaxInvocationText),
+				"_meta[%q] is %d characters; ChatGPT allows at most %d", key, n, assets.MaxInvocationText)
 		}
 	}
 
