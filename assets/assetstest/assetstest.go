@@ -59,6 +59,18 @@ func New(t testing.TB, o Options) *Dist {
 	return d
 }
 
+// Load writes a dist like New and loads it with assets.Load and opts, for
+// tests that only need a Registry over it; it fails the test on any error.
+func Load(t testing.TB, o Options, opts ...assets.Option) (*assets.Registry, *Dist) {
+	t.Helper()
+	d := New(t, o)
+	reg, err := assets.Load(os.DirFS(d.Dir), opts...)
+	if err != nil {
+		t.Fatalf("assetstest: load: %v", err)
+	}
+	return reg, d
+}
+
 type writer struct {
 	dir   string
 	files []assets.File

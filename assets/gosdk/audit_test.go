@@ -1,7 +1,6 @@
 package gosdk_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 )
 
 func TestAudit(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, _ := assetstest.Load(t, assetstest.Options{})
 	annotated := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	good := &mcp.Tool{Name: "good", InputSchema: map[string]any{"type": "object"}, Annotations: annotated}
 	if err := gosdk.AttachWidget(good, reg, "counter", assets.ToolOptions{Invoking: "Counting…"}); err != nil {

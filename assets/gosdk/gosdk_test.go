@@ -2,7 +2,6 @@ package gosdk_test
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,11 +15,7 @@ import (
 // through the SDK's in-memory transport; the example server's tests cover
 // streamable HTTP.
 func TestInMemory(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, d := assetstest.Load(t, assetstest.Options{})
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Capabilities: gosdk.AddExtension(nil)})
 	gosdk.AddResources(s, reg, nil)
 	tool := &mcp.Tool{Name: "counter", Meta: mcp.Meta{"mine": 1}}

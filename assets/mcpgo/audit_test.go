@@ -1,7 +1,6 @@
 package mcpgo_test
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -14,11 +13,7 @@ import (
 )
 
 func TestAudit(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, _ := assetstest.Load(t, assetstest.Options{})
 	good := mcp.NewTool("good", mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false))
 	if err := mcpgo.AttachWidget(&good, reg, "counter", assets.ToolOptions{Invoked: strings.Repeat("x", 65)}); err == nil {
 		t.Fatal("AttachWidget accepted a 65-character status text")

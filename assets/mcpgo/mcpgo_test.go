@@ -3,7 +3,6 @@ package mcpgo_test
 import (
 	"context"
 	"net/http/httptest"
-	"os"
 	"testing"
 	"time"
 
@@ -20,11 +19,7 @@ import (
 // streamable HTTP and reads every kind of URI with mcp-go's client as Claude.
 func TestAdapter(t *testing.T) {
 	const connector = "https://mcp.example.com/mcp"
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithConnectorURL(connector))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, d := assetstest.Load(t, assetstest.Options{}, assets.WithConnectorURL(connector))
 	s := server.NewMCPServer("test", "0.1.0", append(mcpgo.ServerOptions(reg, nil), server.WithToolCapabilities(false))...)
 	mcpgo.AddResources(s, reg, nil)
 	tool := mcp.NewTool("counter", mcp.WithDescription("show the counter"))
