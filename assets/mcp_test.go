@@ -24,7 +24,11 @@ func TestResources(t *testing.T) {
 		if e.URI != p.URI || e.MIMEType != p.MIMEType || e.Title != w.Title || e.Description != w.Description {
 			t.Errorf("entry %d = %+v, want uri %s mime %s", i, e, p.URI, p.MIMEType)
 		}
-		if want := decodedJSON(t, p.ListMeta); !reflect.DeepEqual(e.Meta, want) {
+		var want map[string]any // the listMeta as a JSON decoder gives it, which an SDK map must equal
+		if data, err := json.Marshal(p.ListMeta); err != nil || json.Unmarshal(data, &want) != nil {
+			t.Fatalf("entry %d: listMeta does not round-trip through JSON: %v", i, err)
+		}
+		if !reflect.DeepEqual(e.Meta, want) {
 			t.Errorf("entry %d meta = %v, want the manifest listMeta %v", i, e.Meta, want)
 		}
 		assertBothShapes(t, e.URI, e.Meta)
@@ -34,21 +38,6 @@ func TestResources(t *testing.T) {
 	if again := reg.Resources(assets.Client{}); again[0].Meta["ui"].(map[string]any)["domain"] == "changed" {
 		t.Error("Resources shares _meta maps with the registry")
 	}
-}
-
-// decodedJSON returns v's JSON decoded into a map, the form an SDK's _meta
-// map takes.
-func decodedJSON(t *testing.T, v any) map[string]any {
-	t.Helper()
-	data, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var m map[string]any
-	if err := json.Unmarshal(data, &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 func assertBothShapes(t *testing.T, uri string, m map[string]any) {

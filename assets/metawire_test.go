@@ -141,9 +141,6 @@ func dumpWire(t *testing.T, out *strings.Builder, opt string, reg *assets.Regist
 func compareWire(t *testing.T, file, got string) {
 	t.Helper()
 	if *writeWire {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

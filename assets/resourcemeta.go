@@ -125,68 +125,93 @@ func (p *Permissions) UnmarshalJSON(b []byte) error {
 // m's JSON as encoding/json would decode them (objects as map[string]any,
 // lists as []any), all freshly allocated, so callers may change it.
 func (m *ResourceMeta) wireMap() map[string]any {
-	out := map[string]any{}
-	if m.WidgetCSP != nil {
-		out["openai/widgetCSP"] = lists(map[string][]string{
-			"connect_domains": m.WidgetCSP.ConnectDomains, "frame_domains": m.WidgetCSP.FrameDomains,
-			"redirect_domains": m.WidgetCSP.RedirectDomains, "resource_domains": m.WidgetCSP.ResourceDomains,
-		})
+	return object(field{"openai/widgetCSP", m.WidgetCSP.wire()}, field{"openai/widgetDescription", str(m.WidgetDescription)},
+		field{"openai/widgetDomain", str(m.WidgetDomain)}, field{"openai/widgetPrefersBorder", boolean(m.WidgetPrefersBorder)},
+		field{"ui", m.UI.wire()})
+}
+
+// wire returns u as a JSON object, or nil (absent) when u is nil.
+func (u *UIMeta) wire() any {
+	if u == nil {
+		return nil
 	}
-	putString(out, "openai/widgetDescription", m.WidgetDescription)
-	putString(out, "openai/widgetDomain", m.WidgetDomain)
-	putBool(out, "openai/widgetPrefersBorder", m.WidgetPrefersBorder)
-	if m.UI != nil {
-		out["ui"] = m.UI.wireMap()
+	return object(field{"csp", u.CSP.wire()}, field{"domain", str(u.Domain)}, field{"permissions", u.Permissions.wire()}, field{"prefersBorder", boolean(u.PrefersBorder)})
+}
+
+// wire returns c as a JSON object, or nil (absent) when c is nil.
+func (c *UICSP) wire() any {
+	if c == nil {
+		return nil
+	}
+	return object(field{"baseUriDomains", list(c.BaseURIDomains)}, field{"connectDomains", list(c.ConnectDomains)},
+		field{"frameDomains", list(c.FrameDomains)}, field{"resourceDomains", list(c.ResourceDomains)})
+}
+
+// wire returns c as a JSON object, or nil (absent) when c is nil.
+func (c *WidgetCSP) wire() any {
+	if c == nil {
+		return nil
+	}
+	return object(field{"connect_domains", list(c.ConnectDomains)}, field{"frame_domains", list(c.FrameDomains)},
+		field{"redirect_domains", list(c.RedirectDomains)}, field{"resource_domains", list(c.ResourceDomains)})
+}
+
+// wire returns the granted permissions as a JSON object of empty objects,
+// or nil (absent) when none is granted.
+func (p Permissions) wire() any {
+	if p == (Permissions{}) {
+		return nil
+	}
+	granted := map[string]any{}
+	for _, k := range p.permissionKeys() {
+		if *k.on {
+			granted[k.key] = map[string]any{}
+		}
+	}
+	return granted
+}
+
+// field is one key of a JSON object and its value; a nil value is absent.
+type field struct {
+	key   string
+	value any
+}
+
+// object returns the JSON object of the present fields.
+func object(fields ...field) map[string]any {
+	out := make(map[string]any, len(fields))
+	for _, f := range fields {
+		if f.value != nil {
+			out[f.key] = f.value
+		}
 	}
 	return out
 }
 
-func (u *UIMeta) wireMap() map[string]any {
-	out := map[string]any{}
-	if u.CSP != nil {
-		out["csp"] = lists(map[string][]string{
-			"baseUriDomains": u.CSP.BaseURIDomains, "connectDomains": u.CSP.ConnectDomains,
-			"frameDomains": u.CSP.FrameDomains, "resourceDomains": u.CSP.ResourceDomains,
-		})
+// list returns l as a JSON array, or nil (absent) when l is nil.
+func list(l []string) any {
+	if l == nil {
+		return nil
 	}
-	putString(out, "domain", u.Domain)
-	if u.Permissions != (Permissions{}) {
-		perms := map[string]any{}
-		for _, k := range u.Permissions.permissionKeys() {
-			if *k.on {
-				perms[k.key] = map[string]any{}
-			}
-		}
-		out["permissions"] = perms
+	a := make([]any, len(l))
+	for i, s := range l {
+		a[i] = s
 	}
-	putBool(out, "prefersBorder", u.PrefersBorder)
-	return out
+	return a
 }
 
-// lists converts the non-nil lists of m to []any under their keys.
-func lists(m map[string][]string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, l := range m {
-		if l == nil {
-			continue
-		}
-		a := make([]any, len(l))
-		for i, s := range l {
-			a[i] = s
-		}
-		out[k] = a
+// str returns s, or nil (absent) when it is empty.
+func str(s string) any {
+	if s == "" {
+		return nil
 	}
-	return out
+	return s
 }
 
-func putString(m map[string]any, key, s string) {
-	if s != "" {
-		m[key] = s
+// boolean returns *b, or nil (absent) when b is nil.
+func boolean(b *bool) any {
+	if b == nil {
+		return nil
 	}
-}
-
-func putBool(m map[string]any, key string, b *bool) {
-	if b != nil {
-		m[key] = *b
-	}
+	return *b
 }
