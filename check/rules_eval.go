@@ -8,8 +8,9 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 )
 
-// --- eval -----------------------------------------------------------------
-
+// evalRules reports code compiled from strings at run time (eval, new
+// Function, ...), which the spec CSP blocks, naming the modules that brought
+// it in when the esbuild metafile knows them.
 func (c *widgetCheck) evalRules(files []scanned) {
 	var mods []string
 	attributed := false

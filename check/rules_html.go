@@ -11,8 +11,8 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 )
 
-// --- HTML -----------------------------------------------------------------
-
+// htmlRules checks the widget's HTML document f: a valid HTML5 document
+// with a charset, and inline scripts a browser parses as written.
 func (c *widgetCheck) htmlRules(f scanned) {
 	doc := f.doc
 	fix := "start the document with <!doctype html><html><head><meta charset=\"utf-8\">…</head><body>…</body></html>"

@@ -9,8 +9,8 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 )
 
-// --- sizes ----------------------------------------------------------------
-
+// sizeRules warns about an inline document over the inline budget and a
+// widget whose transfer size is over the transfer budget.
 func (c *widgetCheck) sizeRules(files []scanned) {
 	page := files[0]
 	if c.w.Inline && int64(len(page.data)) > c.opts.InlineBudget {

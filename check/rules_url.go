@@ -10,7 +10,8 @@ import (
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// --- URLs -----------------------------------------------------------------
+// The URL rules: every URL the widget loads must be allowed by the CSP a host
+// enforces, and every declared origin should be used.
 
 // ruleFor returns the rule and list for a directive.
 func ruleFor(d cspgen.Directive) string {
@@ -32,6 +33,9 @@ func shorten(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// urlRules reports each URL the widget's files load that pol blocks (and
+// data: URLs outside img-src and media-src), once per rule, origin and file,
+// with a count of the further hits.
 func (c *widgetCheck) urlRules(pol *cspgen.Policy, files []scanned) {
 	cfg := c.config()
 	type key struct {
