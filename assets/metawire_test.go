@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -158,5 +159,58 @@ func compareWire(t *testing.T, file, got string) {
 			}
 		}
 		t.Fatalf("%s: %d lines, want %d", file, len(gl), len(wl))
+	}
+}
+
+// TestWireMetaUnknownKeys: keys a newer bundler may add to a _meta object
+// (at the top, in ui, in either CSP shape) reach the wire unchanged, because
+// listMeta and readMeta are "the exact _meta object" (docs/manifest.md).
+func TestWireMetaUnknownKeys(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	var man map[string]any // the manifest as plain JSON, as a Python server reads it
+	if raw, err := readFile(d.Dir, assets.ManifestFile); err != nil || json.Unmarshal([]byte(raw), &man) != nil {
+		t.Fatalf("read manifest: %v", err)
+	}
+	for _, w := range man["widgets"].([]any) {
+		for _, p := range w.(map[string]any)["profiles"].([]any) {
+			for _, key := range []string{"listMeta", "readMeta"} {
+				m := p.(map[string]any)[key].(map[string]any)
+				m["openai/widgetFuture"] = map[string]any{"z": []any{1.5, "a<b"}, "a": nil}
+				m["a/first"] = true
+				ui := m["ui"].(map[string]any)
+				ui["linkTrustedDomains"] = []any{"https://links.example.com"}
+				ui["csp"].(map[string]any)["wasmUnsafeEval"] = true
+				m["openai/widgetCSP"].(map[string]any)["base_uri_domains"] = []any{"https://base.example.com"}
+			}
+		}
+	}
+	raw, _ := json.Marshal(man)
+	write(t, d, assets.ManifestFile, string(raw))
+	reg, err := assets.Load(os.DirFS(d.Dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	widgets := man["widgets"].([]any)
+	for i, e := range reg.Resources(assets.Client{}) {
+		p := widgets[i/2].(map[string]any)["profiles"].([]any)[i%2].(map[string]any)
+		if want := p["listMeta"]; !reflect.DeepEqual(e.Meta, want) {
+			t.Errorf("%s: list _meta =\n%v\nwant\n%v", e.URI, e.Meta, want)
+		}
+		c, err := reg.Read(e.URI, assets.Client{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := p["readMeta"]; !reflect.DeepEqual(c.Meta, want) {
+			t.Errorf("%s: read _meta =\n%v\nwant\n%v", e.URI, c.Meta, want)
+		}
+	}
+	// The manifest a Registry holds writes the keys back in byte order.
+	got, err := json.Marshal(reg.Manifest().Widgets[0].Profiles[0].ListMeta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := json.Marshal(widgets[0].(map[string]any)["profiles"].([]any)[0].(map[string]any)["listMeta"])
+	if string(got) != string(want) {
+		t.Errorf("listMeta re-encoded =\n%s\nwant\n%s", got, want)
 	}
 }

@@ -1,10 +1,5 @@
 package assets
 
-import (
-	"encoding/json"
-	"fmt"
-)
-
 // ResourceMeta is the _meta object of a widget resource in both shapes hosts
 // read: the MCP Apps ui object (SEP-1865 McpUiResourceMeta) and ChatGPT's
 // openai/* keys (docs/manifest.md lists each key). The bundler writes one for
@@ -16,7 +11,10 @@ import (
 // A field that is nil or empty is absent from the JSON, and a list that is
 // present but empty is written as [], so decoding and encoding a manifest's
 // _meta gives back the same JSON. Keys are written in byte order, the order
-// encoding/json gives a map, which keeps manifest.json stable.
+// encoding/json gives a map, which keeps manifest.json stable. Keys a type
+// does not name (say, ones a newer bundler adds) are kept when decoding and
+// written back, in the manifest and on the wire, so each _meta stays the
+// exact object the bundler wrote.
 type ResourceMeta struct {
 	// WidgetCSP is _meta["openai/widgetCSP"], the ChatGPT CSP shape.
 	WidgetCSP *WidgetCSP `json:"openai/widgetCSP,omitempty"`
@@ -29,6 +27,8 @@ type ResourceMeta struct {
 	WidgetPrefersBorder *bool `json:"openai/widgetPrefersBorder,omitempty"`
 	// UI is _meta.ui, the MCP Apps shape; nil is absent.
 	UI *UIMeta `json:"ui,omitempty"`
+
+	extra map[string]any // decoded keys this type does not name
 }
 
 // UIMeta is _meta.ui of a resource (McpUiResourceMeta in SEP-1865).
@@ -43,6 +43,8 @@ type UIMeta struct {
 	Permissions Permissions `json:"permissions,omitzero"`
 	// PrefersBorder is _meta.ui.prefersBorder; nil leaves it to the host.
 	PrefersBorder *bool `json:"prefersBorder,omitempty"`
+
+	extra map[string]any // decoded keys this type does not name
 }
 
 // UICSP is _meta.ui.csp: the origins the widget may reach, per CSP list
@@ -56,6 +58,8 @@ type UICSP struct {
 	FrameDomains []string `json:"frameDomains,omitzero"`
 	// ResourceDomains become script-, style-, img-, font- and media-src.
 	ResourceDomains []string `json:"resourceDomains,omitzero"`
+
+	extra map[string]any // decoded keys this type does not name
 }
 
 // WidgetCSP is _meta["openai/widgetCSP"], ChatGPT's snake_case CSP shape. It
@@ -70,6 +74,8 @@ type WidgetCSP struct {
 	RedirectDomains []string `json:"redirect_domains,omitzero"`
 	// ResourceDomains is resource_domains.
 	ResourceDomains []string `json:"resource_domains,omitzero"`
+
+	extra map[string]any // decoded keys this type does not name
 }
 
 // Permissions is _meta.ui.permissions: the browser permissions the widget
@@ -80,6 +86,8 @@ type Permissions struct {
 	ClipboardWrite bool // "clipboardWrite", Permission Policy clipboard-write
 	Geolocation    bool // "geolocation"
 	Microphone     bool // "microphone"
+
+	extra map[string]any // decoded permissions this type does not name
 }
 
 // permissionKeys pairs each permission with its JSON key, in byte order.
@@ -93,39 +101,11 @@ func (p *Permissions) permissionKeys() []struct {
 	}{{"camera", &p.Camera}, {"clipboardWrite", &p.ClipboardWrite}, {"geolocation", &p.Geolocation}, {"microphone", &p.Microphone}}
 }
 
-// MarshalJSON writes the granted permissions as empty objects.
-func (p Permissions) MarshalJSON() ([]byte, error) {
-	out := []byte{'{'}
-	for _, k := range p.permissionKeys() {
-		if *k.on {
-			if len(out) > 1 {
-				out = append(out, ',')
-			}
-			out = append(out, `"`+k.key+`":{}`...)
-		}
-	}
-	return append(out, '}'), nil
-}
-
-// UnmarshalJSON reads an object whose keys name granted permissions; keys it
-// does not know are ignored, as a host would.
-func (p *Permissions) UnmarshalJSON(b []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(b, &m); err != nil {
-		return fmt.Errorf("permissions: %w", err)
-	}
-	*p = Permissions{}
-	for _, k := range p.permissionKeys() {
-		_, *k.on = m[k.key]
-	}
-	return nil
-}
-
 // wireMap returns m as the _meta map an SDK sends: the keys and values of
 // m's JSON as encoding/json would decode them (objects as map[string]any,
 // lists as []any), all freshly allocated, so callers may change it.
 func (m *ResourceMeta) wireMap() map[string]any {
-	return object(field{"openai/widgetCSP", m.WidgetCSP.wire()}, field{"openai/widgetDescription", str(m.WidgetDescription)},
+	return object(m.extra, field{"openai/widgetCSP", m.WidgetCSP.wire()}, field{"openai/widgetDescription", str(m.WidgetDescription)},
 		field{"openai/widgetDomain", str(m.WidgetDomain)}, field{"openai/widgetPrefersBorder", boolean(m.WidgetPrefersBorder)},
 		field{"ui", m.UI.wire()})
 }
@@ -135,7 +115,7 @@ func (u *UIMeta) wire() any {
 	if u == nil {
 		return nil
 	}
-	return object(field{"csp", u.CSP.wire()}, field{"domain", str(u.Domain)}, field{"permissions", u.Permissions.wire()}, field{"prefersBorder", boolean(u.PrefersBorder)})
+	return object(u.extra, field{"csp", u.CSP.wire()}, field{"domain", str(u.Domain)}, field{"permissions", u.Permissions.wire()}, field{"prefersBorder", boolean(u.PrefersBorder)})
 }
 
 // wire returns c as a JSON object, or nil (absent) when c is nil.
@@ -143,7 +123,7 @@ func (c *UICSP) wire() any {
 	if c == nil {
 		return nil
 	}
-	return object(field{"baseUriDomains", list(c.BaseURIDomains)}, field{"connectDomains", list(c.ConnectDomains)},
+	return object(c.extra, field{"baseUriDomains", list(c.BaseURIDomains)}, field{"connectDomains", list(c.ConnectDomains)},
 		field{"frameDomains", list(c.FrameDomains)}, field{"resourceDomains", list(c.ResourceDomains)})
 }
 
@@ -152,17 +132,20 @@ func (c *WidgetCSP) wire() any {
 	if c == nil {
 		return nil
 	}
-	return object(field{"connect_domains", list(c.ConnectDomains)}, field{"frame_domains", list(c.FrameDomains)},
+	return object(c.extra, field{"connect_domains", list(c.ConnectDomains)}, field{"frame_domains", list(c.FrameDomains)},
 		field{"redirect_domains", list(c.RedirectDomains)}, field{"resource_domains", list(c.ResourceDomains)})
 }
 
 // wire returns the granted permissions as a JSON object of empty objects,
 // or nil (absent) when none is granted.
 func (p Permissions) wire() any {
-	if p == (Permissions{}) {
+	if p.none() {
 		return nil
 	}
 	granted := map[string]any{}
+	for k, v := range p.extra {
+		granted[k] = cloneJSON(v)
+	}
 	for _, k := range p.permissionKeys() {
 		if *k.on {
 			granted[k.key] = map[string]any{}
@@ -177,9 +160,13 @@ type field struct {
 	value any
 }
 
-// object returns the JSON object of the present fields.
-func object(fields ...field) map[string]any {
-	out := make(map[string]any, len(fields))
+// object returns the JSON object of extra (deep-copied) and the present
+// fields.
+func object(extra map[string]any, fields ...field) map[string]any {
+	out := make(map[string]any, len(extra)+len(fields))
+	for k, v := range extra {
+		out[k] = cloneJSON(v)
+	}
 	for _, f := range fields {
 		if f.value != nil {
 			out[f.key] = f.value
