@@ -92,22 +92,32 @@ func ClaudeDomain(connectorURL string) string {
 
 // ListEntry is one resources/list entry.
 type ListEntry struct {
-	URI         string
-	Name        string
+	// URI is the resource's current hashed ui:// URI.
+	URI string
+	// Name is the widget name, with ".skybridge" for the skybridge profile.
+	Name string
+	// Title and Description are the widget's, from widget.json.
 	Title       string
 	Description string
-	MIMEType    string
-	// Meta is the entry's _meta, both shapes (ui.* and openai/*). A fresh
-	// copy: callers may modify it.
+	// MIMEType is MIMETypeMCPApp or MIMETypeSkybridge.
+	MIMEType string
+	// Meta is the entry's _meta, both shapes (ui.* and openai/*), as the
+	// plain map the MCP SDKs take (Resource.ListMeta is the typed form). A
+	// fresh copy: callers may modify it.
 	Meta map[string]any
 }
 
 // Contents is the single content item of a resources/read result.
 type Contents struct {
-	URI      string
+	// URI echoes the URI that was read.
+	URI string
+	// MIMEType is the profile's MIME type.
 	MIMEType string
-	Text     string
-	// Meta is the item's _meta, both shapes. A fresh copy.
+	// Text is the HTML document, rebased to the client's asset base.
+	Text string
+	// Meta is the item's _meta, both shapes, as a plain map (Resource.ReadMeta
+	// is the typed form); empty for a retained URI whose widget or profile
+	// the current build no longer has. A fresh copy.
 	Meta map[string]any
 }
 
