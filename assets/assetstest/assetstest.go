@@ -240,13 +240,10 @@ func widgetEntry(name, title, desc, hash string, inline bool, files, resources, 
 	return wd
 }
 
-// profileURIs lists wd's resource URIs, one per profile.
+// profileURIs lists the resource URIs of wd (from widgetEntry), mcp-app
+// then skybridge.
 func profileURIs(wd assets.Widget) []string {
-	var u []string
-	for _, p := range wd.Profiles {
-		u = append(u, p.URI)
-	}
-	return u
+	return []string{wd.Profiles[0].URI, wd.Profiles[1].URI}
 }
 
 func (w *writer) file(p string, body []byte, ctype string, immutable, compress bool) error {
