@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"testing"
+
+	"github.com/widgetd/widgetd/assets"
 )
 
 // discardWriter is a reusable ResponseWriter: it keeps one header map (cleared
@@ -56,6 +58,23 @@ func BenchmarkHandler(b *testing.B) {
 				b.Fatalf("status %d, want %d", w.code, c.code)
 			}
 			b.SetBytes(int64(w.n))
+		})
+	}
+}
+
+// BenchmarkResources measures a resources/list answer: every entry's _meta
+// tailored for the client and turned into the map an SDK sends.
+func BenchmarkResources(b *testing.B) {
+	reg, _ := load(b, assets.WithConnectorURL("https://mcp.example.com/mcp"))
+	for _, c := range []struct {
+		name string
+		c    assets.Client
+	}{{"generic", assets.Client{}}, {"claude-asset-base", assets.Client{Name: "claude-ai", AssetBase: "https://edge.example.net/a"}}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = reg.Resources(c.c)
+			}
 		})
 	}
 }

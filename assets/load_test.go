@@ -16,12 +16,7 @@ import (
 
 func load(t testing.TB, opts ...assets.Option) (*assets.Registry, *assetstest.Dist) {
 	t.Helper()
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir), opts...)
-	if err != nil {
-		t.Fatalf("Load: %v", err)
-	}
-	return reg, d
+	return assetstest.Load(t, assetstest.Options{}, opts...)
 }
 
 func TestLoad(t *testing.T) {

@@ -83,10 +83,12 @@ type Resource struct {
 	AliasURI string `json:"aliasUri"`
 	// MIMEType is MIMETypeMCPApp or MIMETypeSkybridge.
 	MIMEType string `json:"mimeType"`
-	// ListMeta is the exact _meta object for the resources/list entry.
-	ListMeta map[string]any `json:"listMeta"`
-	// ReadMeta is the exact _meta object for the resources/read content item.
-	ReadMeta map[string]any `json:"readMeta"`
+	// ListMeta is the _meta object for the resources/list entry.
+	ListMeta ResourceMeta `json:"listMeta"`
+	// ReadMeta is the _meta object for the resources/read content item. The
+	// bundler writes the same object as ListMeta: hosts differ on which of
+	// the two they read (SEP-1865 prefers the content item).
+	ReadMeta ResourceMeta `json:"readMeta"`
 }
 
 // Build records one build kept in dist/: its ID and the resources it offered.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
-	"unicode/utf8"
 )
 
 // ExtensionID is the MCP capability extension key servers advertise (and
@@ -92,22 +91,32 @@ func ClaudeDomain(connectorURL string) string {
 
 // ListEntry is one resources/list entry.
 type ListEntry struct {
-	URI         string
-	Name        string
+	// URI is the resource's current hashed ui:// URI.
+	URI string
+	// Name is the widget name, with ".skybridge" for the skybridge profile.
+	Name string
+	// Title and Description are the widget's, from widget.json.
 	Title       string
 	Description string
-	MIMEType    string
-	// Meta is the entry's _meta, both shapes (ui.* and openai/*). A fresh
-	// copy: callers may modify it.
+	// MIMEType is MIMETypeMCPApp or MIMETypeSkybridge.
+	MIMEType string
+	// Meta is the entry's _meta, both shapes (ui.* and openai/*), as the
+	// plain map the MCP SDKs take (Resource.ListMeta is the typed form). A
+	// fresh copy: callers may modify it.
 	Meta map[string]any
 }
 
 // Contents is the single content item of a resources/read result.
 type Contents struct {
-	URI      string
+	// URI echoes the URI that was read.
+	URI string
+	// MIMEType is the profile's MIME type.
 	MIMEType string
-	Text     string
-	// Meta is the item's _meta, both shapes. A fresh copy.
+	// Text is the HTML document, rebased to the client's asset base.
+	Text string
+	// Meta is the item's _meta, both shapes, as a plain map (Resource.ReadMeta
+	// is the typed form); empty for a retained URI whose widget or profile
+	// the current build no longer has. A fresh copy.
 	Meta map[string]any
 }
 
@@ -150,11 +159,9 @@ func (r *Registry) Read(uri string, c Client) (Contents, error) {
 	if !ok {
 		return Contents{}, fmt.Errorf("resource %q: %w", uri, ErrNotFound)
 	}
-	var meta map[string]any
+	meta := map[string]any{}
 	if res.res != nil {
 		meta = r.tailorMeta(res.res.ReadMeta, c)
-	} else {
-		meta = map[string]any{}
 	}
 	return Contents{
 		URI:      uri,
@@ -189,56 +196,71 @@ func (r *Registry) rebase(html string, c Client) string {
 	return strings.ReplaceAll(html, pub+"/", base+"/")
 }
 
-// tailorMeta deep-copies m and adapts it for c: ui.domain per host family,
-// and the CSP resourceDomains following the asset base.
-func (r *Registry) tailorMeta(m map[string]any, c Client) map[string]any {
-	out, _ := deepCopy(m).(map[string]any)
-	if out == nil {
-		out = map[string]any{}
+// tailorMeta returns m adapted for c as the _meta map an SDK sends: ui.domain
+// per host family, and the CSP resourceDomains following the asset base. m
+// is the registry's copy and is not changed.
+func (r *Registry) tailorMeta(m ResourceMeta, c Client) map[string]any {
+	if m.UI != nil {
+		ui := *m.UI
+		m.UI = &ui
+		r.tailorDomain(&m, c)
 	}
-	ui, _ := out["ui"].(map[string]any)
+	if oldOrigin, newOrigin := r.rebasedOrigins(c); newOrigin != "" {
+		if m.UI != nil && m.UI.CSP != nil {
+			csp := *m.UI.CSP
+			csp.ResourceDomains = replaceOrigin(csp.ResourceDomains, oldOrigin, newOrigin)
+			m.UI.CSP = &csp
+		}
+		if m.WidgetCSP != nil {
+			csp := *m.WidgetCSP
+			csp.ResourceDomains = replaceOrigin(csp.ResourceDomains, oldOrigin, newOrigin)
+			m.WidgetCSP = &csp
+		}
+	}
+	return m.wireMap()
+}
+
+// tailorDomain sets m.UI.Domain (m.UI is a copy) to what c's host accepts:
+// Claude's hash domain for the connector URL, or none when that URL is
+// unknown; for ChatGPT, the declared openai/widgetDomain.
+func (r *Registry) tailorDomain(m *ResourceMeta, c Client) {
 	switch c.host() {
 	case HostClaude:
 		conn := c.ConnectorURL
 		if conn == "" {
 			conn = r.opts.connectorURL
 		}
-		if ui != nil {
-			if conn != "" {
-				ui["domain"] = ClaudeDomain(conn)
-			} else {
-				delete(ui, "domain")
-			}
+		m.UI.Domain = ""
+		if conn != "" {
+			m.UI.Domain = ClaudeDomain(conn)
 		}
 	case HostChatGPT:
-		if d, ok := out["openai/widgetDomain"].(string); ok && d != "" && ui != nil {
-			ui["domain"] = d
+		if m.WidgetDomain != "" {
+			m.UI.Domain = m.WidgetDomain
 		}
 	}
-	if base := r.assetBase(c); base != "" {
-		oldOrigin, newOrigin := originOf(r.man.PublicURL), originOf(base)
-		if oldOrigin != "" && newOrigin != "" && oldOrigin != newOrigin {
-			if ui != nil {
-				if csp, ok := ui["csp"].(map[string]any); ok {
-					replaceDomain(csp, "resourceDomains", oldOrigin, newOrigin)
-				}
-			}
-			if csp, ok := out["openai/widgetCSP"].(map[string]any); ok {
-				replaceDomain(csp, "resource_domains", oldOrigin, newOrigin)
-			}
-		}
-	}
-	return out
 }
 
-// replaceDomain replaces old with new in the string list m[key], adding new
-// when old was absent, without duplicates.
-func replaceDomain(m map[string]any, key, old, new string) {
-	list, _ := m[key].([]any)
-	out := make([]any, 0, len(list)+1)
+// rebasedOrigins returns the origin of the manifest's PublicURL and the one
+// of c's asset base when they differ, else "", "".
+func (r *Registry) rebasedOrigins(c Client) (oldOrigin, newOrigin string) {
+	base := r.assetBase(c)
+	if base == "" {
+		return "", ""
+	}
+	oldOrigin, newOrigin = originOf(r.man.PublicURL), originOf(base)
+	if oldOrigin == "" || newOrigin == "" || oldOrigin == newOrigin {
+		return "", ""
+	}
+	return oldOrigin, newOrigin
+}
+
+// replaceOrigin returns list with old replaced by new, new added when old
+// was absent, and no duplicates of new. list is not changed.
+func replaceOrigin(list []string, old, new string) []string {
+	out := make([]string, 0, len(list)+1)
 	seen := false
-	for _, v := range list {
-		s, _ := v.(string)
+	for _, s := range list {
 		if s == old {
 			s = new
 		}
@@ -253,7 +275,7 @@ func replaceDomain(m map[string]any, key, old, new string) {
 	if !seen {
 		out = append(out, new)
 	}
-	m[key] = out
+	return out
 }
 
 // originOf returns scheme://host[:port] of an absolute URL, or "".
@@ -263,120 +285,4 @@ func originOf(u string) string {
 		return ""
 	}
 	return p.Scheme + "://" + p.Host
-}
-
-func deepCopy(v any) any {
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = deepCopy(e)
-		}
-		return m
-	case []any:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = deepCopy(e)
-		}
-		return s
-	case []string:
-		s := make([]any, len(x))
-		for i, e := range x {
-			s[i] = e
-		}
-		return s
-	default:
-		return v
-	}
-}
-
-// Visibility values of _meta.ui.visibility.
-const (
-	// VisibilityModel lets the model see and call the tool.
-	VisibilityModel = "model"
-	// VisibilityApp lets the widget call the tool.
-	VisibilityApp = "app"
-)
-
-// maxInvocationText is ChatGPT's limit on openai/toolInvocation/* strings.
-const maxInvocationText = 64
-
-// ToolOptions are the tool-side settings ToolMeta writes.
-type ToolOptions struct {
-	// Visibility is _meta.ui.visibility: VisibilityModel and/or VisibilityApp.
-	// Nil means the default (both) and writes no ui.visibility key.
-	Visibility []string
-	// Invoking is the status text while the tool runs (≤ 64 characters).
-	Invoking string
-	// Invoked is the status text after the tool ran (≤ 64 characters).
-	Invoked string
-}
-
-// ToolMeta returns the _meta that links a tool to widget: ui.resourceUri and
-// the legacy flat ui/resourceUri (the mcp-app URI), openai/outputTemplate
-// (the skybridge URI, or the mcp-app URI when the widget has no skybridge
-// profile), ui.visibility, and the legacy openai/widgetAccessible and
-// openai/visibility derived from it, plus openai/toolInvocation/invoking and
-// invoked. The URIs are the current hashed ones. A fresh map each call.
-func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error) {
-	w, ok := r.widgets[widget]
-	if !ok {
-		return nil, fmt.Errorf("tool meta: widget %q: %w", widget, ErrNotFound)
-	}
-	var mcpURI, skyURI string
-	for _, p := range w.Profiles {
-		switch p.Profile {
-		case ProfileMCPApp:
-			mcpURI = p.URI
-		case ProfileSkybridge:
-			skyURI = p.URI
-		}
-	}
-	if mcpURI == "" {
-		mcpURI = skyURI
-	}
-	if skyURI == "" {
-		skyURI = mcpURI
-	}
-	ui := map[string]any{"resourceUri": mcpURI}
-	model, app := true, true
-	if o.Visibility != nil {
-		if len(o.Visibility) == 0 {
-			return nil, fmt.Errorf("tool meta: widget %q: visibility must name %q and/or %q", widget, VisibilityModel, VisibilityApp)
-		}
-		model, app = false, false
-		vis := make([]any, 0, len(o.Visibility))
-		for _, v := range o.Visibility {
-			switch v {
-			case VisibilityModel:
-				model = true
-			case VisibilityApp:
-				app = true
-			default:
-				return nil, fmt.Errorf("tool meta: widget %q: visibility %q: want %q or %q", widget, v, VisibilityModel, VisibilityApp)
-			}
-			vis = append(vis, v)
-		}
-		ui["visibility"] = vis
-	}
-	m := map[string]any{
-		"ui":                      ui,
-		"ui/resourceUri":          mcpURI,
-		"openai/outputTemplate":   skyURI,
-		"openai/widgetAccessible": app,
-		"openai/visibility":       "public",
-	}
-	if !model {
-		m["openai/visibility"] = "private"
-	}
-	for key, text := range map[string]string{"openai/toolInvocation/invoking": o.Invoking, "openai/toolInvocation/invoked": o.Invoked} {
-		if text == "" {
-			continue
-		}
-		if n := utf8.RuneCountInString(text); n > maxInvocationText {
-			return nil, fmt.Errorf("tool meta: widget %q: %s is %d characters, at most %d allowed", widget, key, n, maxInvocationText)
-		}
-		m[key] = text
-	}
-	return m, nil
 }

@@ -235,51 +235,12 @@ func quoteETag(sum, enc string) string {
 	}
 }
 
+// indexWidgets indexes every readable ui:// URI: the current widgets' hashed
+// and alias URIs, then the retained builds' URIs.
 func (r *Registry) indexWidgets() error {
-	seenProfiles := map[string]bool{}
 	for i := range r.man.Widgets {
-		w := &r.man.Widgets[i]
-		if w.Name == "" {
-			return fmt.Errorf("widget #%d: no name", i)
-		}
-		if _, dup := r.widgets[w.Name]; dup {
-			return fmt.Errorf("widget %q: listed twice", w.Name)
-		}
-		r.widgets[w.Name] = w
-		html, ok := r.files[w.HTML]
-		if !ok {
-			return fmt.Errorf("widget %q: html %q is not in files", w.Name, w.HTML)
-		}
-		for _, f := range w.Files {
-			if _, ok := r.files[f]; !ok {
-				return fmt.Errorf("widget %q: loads %q, which is not in files", w.Name, f)
-			}
-		}
-		clear(seenProfiles)
-		for j := range w.Profiles {
-			p := &w.Profiles[j]
-			if seenProfiles[p.Profile] {
-				return fmt.Errorf("widget %q: profile %q listed twice", w.Name, p.Profile)
-			}
-			seenProfiles[p.Profile] = true
-			if want := profileMIME(p.Profile); want == "" || p.MIMEType != want {
-				return fmt.Errorf("widget %q: profile %q with MIME type %q (want %q or %q)", w.Name, p.Profile, p.MIMEType, MIMETypeMCPApp, MIMETypeSkybridge)
-			}
-			res := resolved{widget: w, res: p, profile: p.Profile, mimeType: p.MIMEType, html: html}
-			for _, u := range []string{p.URI, p.AliasURI} {
-				if err := r.addURI(u, res); err != nil {
-					return fmt.Errorf("widget %q: %w", w.Name, err)
-				}
-			}
-		}
-		// The unhashed file alias /<name>.html serves the current HTML, mutable.
-		alias := w.Name + ".html"
-		if _, exists := r.files[alias]; !exists {
-			a := *html
-			a.path = alias
-			a.immutable = false
-			a.cache = []string{CacheRevalidate}
-			r.files[alias] = &a
+		if err := r.indexWidget(i, &r.man.Widgets[i]); err != nil {
+			return err
 		}
 	}
 	// Retained builds: old hashed URIs read the old HTML with the current
@@ -291,28 +252,84 @@ func (r *Registry) indexWidgets() error {
 		}
 		sort.Strings(names)
 		for _, name := range names {
-			bw := b.Widgets[name]
-			html, ok := r.files[bw.HTML]
-			if !ok {
-				return fmt.Errorf("build %q: widget %q: html %q is not in files", b.ID, name, bw.HTML)
+			if err := r.indexRetained(name, b.Widgets[name]); err != nil {
+				return fmt.Errorf("build %q: widget %q: %w", b.ID, name, err)
 			}
-			for _, u := range bw.URIs {
-				if _, ok := r.uris[u]; ok {
-					continue // the current build (or a newer retained one) already answers it
-				}
-				profile := profileOfURI(u)
-				res := resolved{widget: r.widgets[name], profile: profile, mimeType: profileMIME(profile), html: html}
-				if res.widget != nil {
-					for j := range res.widget.Profiles {
-						if res.widget.Profiles[j].Profile == profile {
-							res.res = &res.widget.Profiles[j]
-						}
-					}
-				}
-				if err := r.addURI(u, res); err != nil {
-					return fmt.Errorf("build %q: widget %q: %w", b.ID, name, err)
+		}
+	}
+	return nil
+}
+
+// indexWidget indexes the current build's widget w (number i): its URIs per
+// profile and the unhashed /<name>.html file alias.
+func (r *Registry) indexWidget(i int, w *Widget) error {
+	if w.Name == "" {
+		return fmt.Errorf("widget #%d: no name", i)
+	}
+	if _, dup := r.widgets[w.Name]; dup {
+		return fmt.Errorf("widget %q: listed twice", w.Name)
+	}
+	r.widgets[w.Name] = w
+	html, ok := r.files[w.HTML]
+	if !ok {
+		return fmt.Errorf("widget %q: html %q is not in files", w.Name, w.HTML)
+	}
+	for _, f := range w.Files {
+		if _, ok := r.files[f]; !ok {
+			return fmt.Errorf("widget %q: loads %q, which is not in files", w.Name, f)
+		}
+	}
+	seenProfiles := map[string]bool{}
+	for j := range w.Profiles {
+		p := &w.Profiles[j]
+		if seenProfiles[p.Profile] {
+			return fmt.Errorf("widget %q: profile %q listed twice", w.Name, p.Profile)
+		}
+		seenProfiles[p.Profile] = true
+		if want := profileMIME(p.Profile); want == "" || p.MIMEType != want {
+			return fmt.Errorf("widget %q: profile %q with MIME type %q (want %q or %q)", w.Name, p.Profile, p.MIMEType, MIMETypeMCPApp, MIMETypeSkybridge)
+		}
+		res := resolved{widget: w, res: p, profile: p.Profile, mimeType: p.MIMEType, html: html}
+		for _, u := range []string{p.URI, p.AliasURI} {
+			if err := r.addURI(u, res); err != nil {
+				return fmt.Errorf("widget %q: %w", w.Name, err)
+			}
+		}
+	}
+	// The unhashed file alias /<name>.html serves the current HTML, mutable.
+	alias := w.Name + ".html"
+	if _, exists := r.files[alias]; !exists {
+		a := *html
+		a.path = alias
+		a.immutable = false
+		a.cache = []string{CacheRevalidate}
+		r.files[alias] = &a
+	}
+	return nil
+}
+
+// indexRetained indexes the URIs of a retained build's widget name that no
+// newer build answers.
+func (r *Registry) indexRetained(name string, bw BuildWidget) error {
+	html, ok := r.files[bw.HTML]
+	if !ok {
+		return fmt.Errorf("html %q is not in files", bw.HTML)
+	}
+	for _, u := range bw.URIs {
+		if _, ok := r.uris[u]; ok {
+			continue // the current build (or a newer retained one) already answers it
+		}
+		profile := profileOfURI(u)
+		res := resolved{widget: r.widgets[name], profile: profile, mimeType: profileMIME(profile), html: html}
+		if res.widget != nil {
+			for j := range res.widget.Profiles {
+				if res.widget.Profiles[j].Profile == profile {
+					res.res = &res.widget.Profiles[j]
 				}
 			}
+		}
+		if err := r.addURI(u, res); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -114,48 +114,6 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	return mw, used, nil
 }
 
-// resourceMeta builds the _meta object a host reads for a widget resource:
-// the MCP Apps shape (ui.*) and the ChatGPT shape (openai/*), since hosts
-// differ in which they read.
-func resourceMeta(w *widget, pol *cspgen.Policy) map[string]any {
-	prefersBorder := true
-	if w.Config.PrefersBorder != nil {
-		prefersBorder = *w.Config.PrefersBorder
-	}
-	ui := map[string]any{"csp": pol.UIMeta(), "prefersBorder": prefersBorder}
-	meta := map[string]any{
-		"openai/widgetCSP":           pol.OpenAIMeta(),
-		"openai/widgetPrefersBorder": prefersBorder,
-	}
-	if d := w.Config.Domain; d != "" {
-		ui["domain"] = d
-		meta["openai/widgetDomain"] = d
-	}
-	perms := map[string]any{}
-	p := w.Config.Permissions
-	for _, kv := range []struct {
-		on  bool
-		key string
-	}{{p.Camera, "camera"}, {p.Microphone, "microphone"}, {p.Geolocation, "geolocation"}, {p.ClipboardWrite, "clipboardWrite"}} {
-		if kv.on {
-			perms[kv.key] = map[string]any{}
-		}
-	}
-	if len(perms) > 0 {
-		ui["permissions"] = perms
-	}
-	if w.Config.WidgetDescription != "" {
-		meta["openai/widgetDescription"] = w.Config.WidgetDescription
-	}
-	meta["ui"] = ui
-	// Round-trip through JSON so the manifest and the in-memory value agree
-	// (typed structs become plain maps, as a reader of manifest.json sees them).
-	data, _ := json.Marshal(meta)
-	var out map[string]any
-	_ = json.Unmarshal(data, &out)
-	return out
-}
-
 // publicOrigin returns the scheme://host[:port] of a public URL.
 func publicOrigin(u string) string {
 	rest := u[strings.Index(u, "://")+3:]

@@ -32,21 +32,21 @@ func assemble(t *testing.T, root string, publicURL string) *Input {
 	return in
 }
 
-// cloneMeta deep-copies a _meta map through JSON, so a test can make the
-// list and read copies differ (the bundler shares one map).
-func cloneMeta(t *testing.T, m map[string]any) map[string]any {
+// cloneMeta deep-copies a _meta object through JSON, so a test can make the
+// list and read copies differ (the bundler shares one object).
+func cloneMeta(t *testing.T, m assets.ResourceMeta) assets.ResourceMeta {
 	data, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out map[string]any
+	var out assets.ResourceMeta
 	if err := json.Unmarshal(data, &out); err != nil {
 		t.Fatal(err)
 	}
 	return out
 }
 
-// splitMeta gives every profile its own list and read maps.
+// splitMeta gives every profile its own list and read objects.
 func splitMeta(t *testing.T, in *Input) *assets.Widget {
 	w := &in.Manifest.Widgets[0]
 	for i := range w.Profiles {
@@ -61,21 +61,21 @@ func splitMeta(t *testing.T, in *Input) *assets.Widget {
 var mutations = map[string]func(t *testing.T, in *Input){
 	"meta-csp-missing": func(t *testing.T, in *Input) {
 		w := splitMeta(t, in)
-		delete(w.Profiles[0].ListMeta["ui"].(map[string]any), "csp")
-		delete(w.Profiles[1].ReadMeta, "openai/widgetCSP")
+		w.Profiles[0].ListMeta.UI.CSP = nil
+		w.Profiles[1].ReadMeta.WidgetCSP = nil
 	},
 	"meta-csp-mismatch": func(t *testing.T, in *Input) {
 		w := splitMeta(t, in)
-		w.Profiles[1].ReadMeta["openai/widgetCSP"].(map[string]any)["connect_domains"] = []any{"https://other.example.com"}
+		w.Profiles[1].ReadMeta.WidgetCSP.ConnectDomains = []string{"https://other.example.com"}
 	},
 	"meta-csp-invalid": func(t *testing.T, in *Input) {
 		w := splitMeta(t, in)
-		w.Profiles[0].ReadMeta["ui"].(map[string]any)["csp"].(map[string]any)["connectDomains"] = []any{"'unsafe-eval'"}
+		w.Profiles[0].ReadMeta.UI.CSP.ConnectDomains = []string{"'unsafe-eval'"}
 	},
 	"meta-domain-mismatch": func(t *testing.T, in *Input) {
 		w := splitMeta(t, in)
-		delete(w.Profiles[0].ReadMeta, "openai/widgetDomain")
-		w.Profiles[1].ListMeta["ui"].(map[string]any)["domain"] = "https://other.example.com"
+		w.Profiles[0].ReadMeta.WidgetDomain = ""
+		w.Profiles[1].ListMeta.UI.Domain = "https://other.example.com"
 	},
 	"html-invalid": func(t *testing.T, in *Input) {
 		w := in.Manifest.Widgets[0]

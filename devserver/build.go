@@ -49,7 +49,7 @@ type WidgetInfo struct {
 	// URI is the primary resource URI.
 	URI string `json:"uri"`
 	// Meta is the resources/read _meta of the primary profile.
-	Meta map[string]any `json:"meta"`
+	Meta *assets.ResourceMeta `json:"meta"`
 	// Fixtures are the widget's fixtures (fixtures/*.json, then a legacy
 	// preview.json), the first one rendered by default.
 	Fixtures []NamedFixture `json:"fixtures,omitempty"`
@@ -124,7 +124,7 @@ func (s *Server) widgetInfo(w assets.Widget) WidgetInfo {
 	wi := WidgetInfo{Name: w.Name, Title: w.Title, Description: w.Description, Hash: w.Hash, CSP: w.CSP}
 	if len(w.Profiles) > 0 {
 		wi.URI = w.Profiles[0].URI
-		wi.Meta = w.Profiles[0].ReadMeta
+		wi.Meta = &w.Profiles[0].ReadMeta
 	}
 	dir := filepath.Join(s.widgetsDir, w.Name)
 	if cfg, ok := s.out.ConfigFiles[w.Name]; ok {

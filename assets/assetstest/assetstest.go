@@ -13,6 +13,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"sort"
@@ -59,6 +60,18 @@ func New(t testing.TB, o Options) *Dist {
 	return d
 }
 
+// Load writes a dist like New and loads it with assets.Load and opts, for
+// tests that only need a Registry over it; it fails the test on any error.
+func Load(t testing.TB, o Options, opts ...assets.Option) (*assets.Registry, *Dist) {
+	t.Helper()
+	d := New(t, o)
+	reg, err := assets.Load(os.DirFS(d.Dir), opts...)
+	if err != nil {
+		t.Fatalf("assetstest: load: %v", err)
+	}
+	return reg, d
+}
+
 type writer struct {
 	dir   string
 	files []assets.File
@@ -70,117 +83,40 @@ func Write(dir string, o Options) (*Dist, error) {
 		o.PublicURL = "https://cdn.example.com/widgets"
 	}
 	pub := strings.TrimRight(o.PublicURL, "/")
-	origin := pub
-	if i := strings.Index(origin[len("https://"):], "/"); i >= 0 {
-		origin = origin[:len("https://")+i]
+	u, err := url.Parse(pub)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return nil, fmt.Errorf("assetstest: public URL %q is not absolute", o.PublicURL)
 	}
+	origin := u.Scheme + "://" + u.Host
 	w := &writer{dir: dir}
 	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
 		return nil, fmt.Errorf("assetstest: %w", err)
 	}
-
-	// External widget "chart": hashed JS, CSS and an image.
-	js := "const e=document.getElementById(\"root\");" + strings.Repeat("e.append(Object.assign(document.createElement(\"div\"),{className:\"bar\",textContent:\"bar\"}));", 60) + "\n"
-	css := ".bar{background:#4a90d9;color:#fff;margin:2px 0;padding:2px 6px;border-radius:3px}" + strings.Repeat(".bar:nth-child(2n){background:#357abd}", 20) + "\n"
-	png := []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82")
-	jsPath := "assets/chart-" + short(js, true) + ".js"
-	cssPath := "assets/chart-" + short(css, true) + ".css"
-	pngPath := "assets/logo-" + short(string(png), true) + ".png"
-	chartHTML := `<!doctype html><html><head><meta charset="utf-8"><title>Chart</title>` +
-		`<link rel="stylesheet" href="` + pub + "/" + cssPath + `">` +
-		`<script type="module" crossorigin src="` + pub + "/" + jsPath + `"></script></head>` +
-		`<body><img src="` + pub + "/" + pngPath + `" alt=""><div id="root"></div></body></html>` + "\n"
-
-	counterOld := `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title></head><body><button id="b">0</button><script type="module">let n=0;b.onclick=()=>b.textContent=++n</script></body></html>` + "\n"
-	counterNew := `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title><style>button{font:inherit;padding:4px 12px}</style></head><body><button id="b">0</button><script type="module">let n=0;const b=document.getElementById("b");b.onclick=()=>{b.textContent=String(++n)}</script></body></html>` + "\n"
-
-	chartHash := short(chartHTML+js+css, false)
-	counterHash := short(counterNew, false)
-	counterOldHash := short(counterOld, false)
-
-	for _, f := range []struct {
-		path, body, ctype   string
-		immutable, compress bool
-	}{
-		{jsPath, js, "text/javascript; charset=utf-8", true, true},
-		{cssPath, css, "text/css; charset=utf-8", true, true},
-		{pngPath, string(png), "image/png", true, false},
-		{"chart." + chartHash + ".html", chartHTML, "text/html; charset=utf-8", true, true},
-		{"counter." + counterHash + ".html", counterNew, "text/html; charset=utf-8", true, true},
-		{"counter." + counterOldHash + ".html", counterOld, "text/html; charset=utf-8", true, true},
-	} {
-		if err := w.file(f.path, []byte(f.body), f.ctype, f.immutable, f.compress); err != nil {
-			return nil, err
-		}
+	c := newContents(pub)
+	if err := w.writeContents(c); err != nil {
+		return nil, err
 	}
-
-	meta := func(name, desc string, resources []string, connect []string) map[string]any {
-		res := make([]any, len(resources))
-		for i, s := range resources {
-			res[i] = s
-		}
-		con := make([]any, len(connect))
-		for i, s := range connect {
-			con[i] = s
-		}
-		return map[string]any{
-			"ui": map[string]any{
-				"csp":           map[string]any{"connectDomains": con, "resourceDomains": res},
-				"domain":        "https://" + name + ".widgets.example.com",
-				"prefersBorder": true,
-				"permissions":   map[string]any{"clipboardWrite": map[string]any{}},
-			},
-			"openai/widgetCSP":           map[string]any{"connect_domains": con, "resource_domains": res},
-			"openai/widgetDomain":        "https://" + name + ".widgets.example.com",
-			"openai/widgetPrefersBorder": true,
-			"openai/widgetDescription":   desc,
-		}
-	}
-	widget := func(name, title, desc, hash string, inline bool, files, resources, connect []string) assets.Widget {
-		wd := assets.Widget{Name: name, Title: title, Description: desc, Hash: hash, HTML: name + "." + hash + ".html", Inline: inline,
-			CSP: "default-src 'none'; script-src 'self' 'unsafe-inline' " + strings.Join(resources, " "), Files: files}
-		for _, p := range []struct{ profile, mime, suffix string }{
-			{assets.ProfileMCPApp, assets.MIMETypeMCPApp, ".html"},
-			{assets.ProfileSkybridge, assets.MIMETypeSkybridge, ".skybridge.html"},
-		} {
-			wd.Profiles = append(wd.Profiles, assets.Resource{
-				Profile: p.profile, MIMEType: p.mime,
-				URI:      "ui://widget/" + name + "." + hash + p.suffix,
-				AliasURI: "ui://widget/" + name + p.suffix,
-				ListMeta: meta(name, desc, resources, connect),
-				ReadMeta: meta(name, desc, resources, connect),
-			})
-		}
-		return wd
-	}
-	chart := widget("chart", "Chart", "A bar chart of the tool result.", chartHash, false,
-		[]string{cssPath, jsPath, pngPath}, []string{origin}, nil)
-	counter := widget("counter", "Counter", "A counter the user can click.", counterHash, true,
+	chart := widgetEntry("chart", "Chart", "A bar chart of the tool result.", c.chartHash, false,
+		[]string{c.cssPath, c.jsPath, c.pngPath}, []string{origin}, nil)
+	counter := widgetEntry("counter", "Counter", "A counter the user can click.", c.counterHash, true,
 		nil, nil, []string{"https://api.example.com"})
 
-	uris := func(wd assets.Widget) []string {
-		var u []string
-		for _, p := range wd.Profiles {
-			u = append(u, p.URI)
-		}
-		return u
-	}
-	oldURIs := []string{"ui://widget/counter." + counterOldHash + ".html", "ui://widget/counter." + counterOldHash + ".skybridge.html"}
-	cur := assets.Build{ID: short(chartHash+counterHash, false), Widgets: map[string]assets.BuildWidget{
-		"chart":   {Hash: chartHash, HTML: chart.HTML, URIs: uris(chart)},
-		"counter": {Hash: counterHash, HTML: counter.HTML, URIs: uris(counter)},
+	oldURIs := []string{"ui://widget/counter." + c.counterOldHash + ".html", "ui://widget/counter." + c.counterOldHash + ".skybridge.html"}
+	cur := assets.Build{ID: short(c.chartHash+c.counterHash, false), Widgets: map[string]assets.BuildWidget{
+		"chart":   {Hash: c.chartHash, HTML: chart.HTML, URIs: profileURIs(chart)},
+		"counter": {Hash: c.counterHash, HTML: counter.HTML, URIs: profileURIs(counter)},
 	}}
-	prev := assets.Build{ID: short(chartHash+counterOldHash, false), Widgets: map[string]assets.BuildWidget{
-		"chart":   {Hash: chartHash, HTML: chart.HTML, URIs: uris(chart)},
-		"counter": {Hash: counterOldHash, HTML: "counter." + counterOldHash + ".html", URIs: oldURIs},
+	prev := assets.Build{ID: short(c.chartHash+c.counterOldHash, false), Widgets: map[string]assets.BuildWidget{
+		"chart":   {Hash: c.chartHash, HTML: chart.HTML, URIs: profileURIs(chart)},
+		"counter": {Hash: c.counterOldHash, HTML: "counter." + c.counterOldHash + ".html", URIs: oldURIs},
 	}}
 	for i := range w.files {
 		f := &w.files[i]
 		f.Builds = []string{cur.ID, prev.ID}
-		if f.Path == "counter."+counterHash+".html" {
+		if f.Path == "counter."+c.counterHash+".html" {
 			f.Builds = []string{cur.ID}
 		}
-		if f.Path == "counter."+counterOldHash+".html" {
+		if f.Path == "counter."+c.counterOldHash+".html" {
 			f.Builds = []string{prev.ID}
 		}
 	}
@@ -194,14 +130,120 @@ func Write(dir string, o Options) (*Dist, error) {
 		Builds:    []assets.Build{cur, prev},
 		Files:     w.files,
 	}
+	if err := w.manifest(man); err != nil {
+		return nil, err
+	}
+	return &Dist{Dir: dir, Manifest: man, OldURIs: oldURIs, OldHTML: "counter." + c.counterOldHash + ".html", Asset: c.jsPath, Image: c.pngPath}, nil
+}
+
+// contents are the bodies, paths and hashes of the generated widgets: the
+// external "chart" (hashed JS, CSS and an image) and the inline "counter" in
+// its current and previous build.
+type contents struct {
+	js, css, png, chartHTML, counterOld, counterNew string
+	jsPath, cssPath, pngPath                        string
+	chartHash, counterHash, counterOldHash          string
+}
+
+func newContents(pub string) *contents {
+	c := &contents{
+		js:         "const e=document.getElementById(\"root\");" + strings.Repeat("e.append(Object.assign(document.createElement(\"div\"),{className:\"bar\",textContent:\"bar\"}));", 60) + "\n",
+		css:        ".bar{background:#4a90d9;color:#fff;margin:2px 0;padding:2px 6px;border-radius:3px}" + strings.Repeat(".bar:nth-child(2n){background:#357abd}", 20) + "\n",
+		png:        "\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82",
+		counterOld: `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title></head><body><button id="b">0</button><script type="module">let n=0;b.onclick=()=>b.textContent=++n</script></body></html>` + "\n",
+		counterNew: `<!doctype html><html><head><meta charset="utf-8"><title>Counter</title><style>button{font:inherit;padding:4px 12px}</style></head><body><button id="b">0</button><script type="module">let n=0;const b=document.getElementById("b");b.onclick=()=>{b.textContent=String(++n)}</script></body></html>` + "\n",
+	}
+	c.jsPath = "assets/chart-" + short(c.js, true) + ".js"
+	c.cssPath = "assets/chart-" + short(c.css, true) + ".css"
+	c.pngPath = "assets/logo-" + short(c.png, true) + ".png"
+	c.chartHTML = `<!doctype html><html><head><meta charset="utf-8"><title>Chart</title>` +
+		`<link rel="stylesheet" href="` + pub + "/" + c.cssPath + `">` +
+		`<script type="module" crossorigin src="` + pub + "/" + c.jsPath + `"></script></head>` +
+		`<body><img src="` + pub + "/" + c.pngPath + `" alt=""><div id="root"></div></body></html>` + "\n"
+	c.chartHash = short(c.chartHTML+c.js+c.css, false)
+	c.counterHash = short(c.counterNew, false)
+	c.counterOldHash = short(c.counterOld, false)
+	return c
+}
+
+// writeContents writes every file of c, with br and gzip sidecars where a
+// build would have them.
+func (w *writer) writeContents(c *contents) error {
+	for _, f := range []struct {
+		path, body, ctype   string
+		immutable, compress bool
+	}{
+		{c.jsPath, c.js, "text/javascript; charset=utf-8", true, true},
+		{c.cssPath, c.css, "text/css; charset=utf-8", true, true},
+		{c.pngPath, c.png, "image/png", true, false},
+		{"chart." + c.chartHash + ".html", c.chartHTML, "text/html; charset=utf-8", true, true},
+		{"counter." + c.counterHash + ".html", c.counterNew, "text/html; charset=utf-8", true, true},
+		{"counter." + c.counterOldHash + ".html", c.counterOld, "text/html; charset=utf-8", true, true},
+	} {
+		if err := w.file(f.path, []byte(f.body), f.ctype, f.immutable, f.compress); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// manifest writes man as dist/manifest.json, indented as the bundler does.
+func (w *writer) manifest(man *assets.Manifest) error {
 	raw, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {
-		return nil, fmt.Errorf("assetstest: %w", err)
+		return fmt.Errorf("assetstest: %w", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, assets.ManifestFile), append(raw, '\n'), 0o644); err != nil {
-		return nil, fmt.Errorf("assetstest: %w", err)
+	if err := os.WriteFile(filepath.Join(w.dir, assets.ManifestFile), append(raw, '\n'), 0o644); err != nil {
+		return fmt.Errorf("assetstest: %w", err)
 	}
-	return &Dist{Dir: dir, Manifest: man, OldURIs: oldURIs, OldHTML: "counter." + counterOldHash + ".html", Asset: jsPath, Image: pngPath}, nil
+	return nil
+}
+
+// widgetMeta is the _meta of a generated widget, both shapes, with a
+// declared domain and the clipboard-write permission.
+func widgetMeta(name, desc string, resources []string, connect []string) assets.ResourceMeta {
+	border := true
+	domain := "https://" + name + ".widgets.example.com"
+	res := append([]string{}, resources...)
+	con := append([]string{}, connect...)
+	return assets.ResourceMeta{
+		UI: &assets.UIMeta{
+			CSP:           &assets.UICSP{ConnectDomains: con, ResourceDomains: res},
+			Domain:        domain,
+			PrefersBorder: &border,
+			Permissions:   assets.Permissions{ClipboardWrite: true},
+		},
+		WidgetCSP:           &assets.WidgetCSP{ConnectDomains: con, ResourceDomains: res},
+		WidgetDomain:        domain,
+		WidgetPrefersBorder: &border,
+		WidgetDescription:   desc,
+	}
+}
+
+// widgetEntry is the manifest entry of a generated widget under both
+// profiles.
+func widgetEntry(name, title, desc, hash string, inline bool, files, resources, connect []string) assets.Widget {
+	wd := assets.Widget{Name: name, Title: title, Description: desc, Hash: hash, HTML: name + "." + hash + ".html", Inline: inline,
+		CSP: "default-src 'none'; script-src 'self' 'unsafe-inline' " + strings.Join(resources, " "), Files: files}
+	for _, p := range []struct{ profile, mime, suffix string }{
+		{assets.ProfileMCPApp, assets.MIMETypeMCPApp, ".html"},
+		{assets.ProfileSkybridge, assets.MIMETypeSkybridge, ".skybridge.html"},
+	} {
+		wd.Profiles = append(wd.Profiles, assets.Resource{
+			Profile: p.profile, MIMEType: p.mime,
+			URI:      "ui://widget/" + name + "." + hash + p.suffix,
+			AliasURI: "ui://widget/" + name + p.suffix,
+			ListMeta: widgetMeta(name, desc, resources, connect),
+			ReadMeta: widgetMeta(name, desc, resources, connect),
+		})
+	}
+	return wd
+}
+
+// profileURIs lists the resource URIs of wd (from widgetEntry), mcp-app
+// then skybridge.
+func profileURIs(wd assets.Widget) []string {
+	return []string{wd.Profiles[0].URI, wd.Profiles[1].URI}
 }
 
 func (w *writer) file(p string, body []byte, ctype string, immutable, compress bool) error {

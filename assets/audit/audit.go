@@ -6,9 +6,9 @@
 //
 // It has a plain Go API over the JSON shape of a tool, so the MCP adapters
 // (assets/gosdk, assets/mcpgo) and any server can audit the tools they
-// register at start-up. Like assets, it imports only the standard library,
-// assets and cspgen: never esbuild or minify, so a server embedding dist/
-// stays small.
+// register at start-up. It imports only the standard library and assets
+// (which imports only the standard library): never esbuild or minify, so a
+// server embedding dist/ stays small.
 package audit
 
 import (

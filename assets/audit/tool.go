@@ -6,11 +6,9 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-)
 
-// MaxInvocationText is ChatGPT's limit, in characters, on the
-// openai/toolInvocation/invoking and invoked status strings.
-const MaxInvocationText = 64
+	"github.com/widgetd/widgetd/assets"
+)
 
 // Meta keys the tool rules read.
 const (
@@ -59,46 +57,71 @@ func uriSet(res Resources) map[string]bool {
 	return set
 }
 
-func checkTool(t Tool, uris map[string]bool) []Finding {
-	subject := "tool " + t.Name
-	var out []Finding
-	add := func(rule string, sev Severity, fix, format string, args ...any) {
-		out = append(out, Finding{Subject: subject, Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...), Fix: fix, Offset: -1})
-	}
+// toolCheck collects the findings of one tool.
+type toolCheck struct {
+	subject string
+	out     []Finding
+}
 
-	// Status strings.
+func (c *toolCheck) add(rule string, sev Severity, fix, format string, args ...any) {
+	c.out = append(c.out, Finding{Subject: c.subject, Rule: rule, Severity: sev, Message: fmt.Sprintf(format, args...), Fix: fix, Offset: -1})
+}
+
+func checkTool(t Tool, uris map[string]bool) []Finding {
+	c := &toolCheck{subject: "tool " + t.Name}
+	c.statusRules(t.Meta)
+	c.linkRules(t.Meta, uris)
+	if v, ok := t.Meta[keyFileParams]; ok {
+		c.fileParamsRules(v, t.InputSchema)
+	}
+	c.annotationRules(t.Annotations)
+	return c.out
+}
+
+// statusRules checks the openai/toolInvocation/* status strings.
+func (c *toolCheck) statusRules(meta map[string]any) {
 	for _, key := range []string{keyInvoking, keyInvoked} {
-		v, ok := t.Meta[key]
+		v, ok := meta[key]
 		if !ok {
 			continue
 		}
 		s, isStr := v.(string)
 		if !isStr {
-			add(RuleToolMetaInvalid, Error, "write a string of at most 64 characters", "_meta[%q] is %s, not a string", key, jsonType(v))
+			c.add(RuleToolMetaInvalid, Error, fmt.Sprintf("write a string of at most %d characters", assets.MaxInvocationText), "_meta[%q] is %s, not a string", key, jsonType(v))
 			continue
 		}
-		if n := utf8.RuneCountInString(s); n > MaxInvocationText {
-			add(RuleToolInvocationTooLong, Error, fmt.Sprintf("shorten it to %d characters or fewer", MaxInvocationText),
-				"_meta[%q] is %d characters; ChatGPT allows at most %d", key, n, MaxInvocationText)
+		if n := utf8.RuneCountInString(s); n > assets.MaxInvocationText {
+			c.add(RuleToolInvocationTooLong, Error, fmt.Sprintf("shorten it to %d characters or fewer", assets.MaxInvocationText),
+				"_meta[%q] is %d characters; ChatGPT allows at most %d", key, n, assets.MaxInvocationText)
 		}
 	}
+}
 
-	// Resource links.
+// links returns the tool's resource links by key (ui.resourceUri,
+// ui/resourceUri, openai/outputTemplate), reporting values of the wrong type.
+func (c *toolCheck) links(meta map[string]any) map[string]string {
 	links := map[string]string{}
-	if ui, ok := t.Meta["ui"]; ok {
+	if ui, ok := meta["ui"]; ok {
 		m, isMap := ui.(map[string]any)
 		if !isMap {
-			add(RuleToolMetaInvalid, Error, "write _meta.ui as an object such as {\"resourceUri\": \"ui://widget/name.html\"}", "_meta.ui is %s, not an object", jsonType(ui))
+			c.add(RuleToolMetaInvalid, Error, "write _meta.ui as an object such as {\"resourceUri\": \"ui://widget/name.html\"}", "_meta.ui is %s, not an object", jsonType(ui))
 		} else if v, ok := m["resourceUri"]; ok {
-			links["ui.resourceUri"] = stringOr(v, &out, subject, "_meta.ui.resourceUri")
+			links["ui.resourceUri"] = c.stringOr(v, "_meta.ui.resourceUri")
 		}
 	}
-	if v, ok := t.Meta[keyFlatResource]; ok {
-		links[keyFlatResource] = stringOr(v, &out, subject, "_meta[\"ui/resourceUri\"]")
+	if v, ok := meta[keyFlatResource]; ok {
+		links[keyFlatResource] = c.stringOr(v, "_meta[\"ui/resourceUri\"]")
 	}
-	if v, ok := t.Meta[keyOutputTemplate]; ok {
-		links[keyOutputTemplate] = stringOr(v, &out, subject, "_meta[\"openai/outputTemplate\"]")
+	if v, ok := meta[keyOutputTemplate]; ok {
+		links[keyOutputTemplate] = c.stringOr(v, "_meta[\"openai/outputTemplate\"]")
 	}
+	return links
+}
+
+// linkRules checks that every resource link is a ui:// URI the server reads
+// (uris; nil skips that check) and that the nested and flat keys agree.
+func (c *toolCheck) linkRules(meta map[string]any, uris map[string]bool) {
+	links := c.links(meta)
 	keys := make([]string, 0, len(links))
 	for k := range links {
 		keys = append(keys, k)
@@ -110,123 +133,122 @@ func checkTool(t Tool, uris map[string]bool) []Finding {
 			continue
 		}
 		if !strings.HasPrefix(u, "ui://") {
-			add(RuleToolResourceUnknown, Error, "link the tool with a ui:// URI from the registry (Registry.ToolMeta)",
+			c.add(RuleToolResourceUnknown, Error, "link the tool with a ui:// URI from the registry (Registry.ToolMeta)",
 				"%s %q is not a ui:// URI; hosts refuse to render it", k, u)
 			continue
 		}
 		if uris != nil && !uris[u] {
-			add(RuleToolResourceUnknown, Error, "link the tool with the registry's ToolMeta, or build and embed the widget it names",
+			c.add(RuleToolResourceUnknown, Error, "link the tool with the registry's ToolMeta, or build and embed the widget it names",
 				"%s %q resolves to no registered widget resource; the host shows no UI", k, u)
 		}
 	}
 	if a, b := links["ui.resourceUri"], links[keyFlatResource]; a != "" && b != "" && a != b {
-		add(RuleToolResourceMismatch, Warning, "set both keys to the same URI (Registry.ToolMeta does)",
+		c.add(RuleToolResourceMismatch, Warning, "set both keys to the same URI (Registry.ToolMeta does)",
 			"_meta.ui.resourceUri %q and _meta[\"ui/resourceUri\"] %q differ, so hosts reading different keys show different widgets", a, b)
 	}
+}
 
-	// File parameters.
-	if v, ok := t.Meta[keyFileParams]; ok {
-		out = append(out, checkFileParams(subject, v, t.InputSchema)...)
-	}
-
-	// Annotations: only for tools that show a widget or take files, which is
-	// what the ChatGPT review looks at; but the hints are Required for every
-	// tool of an app, so check all.
+// annotationRules checks the hints ChatGPT marks Required for every tool of
+// an app, so every tool is checked, not only those that show a widget.
+func (c *toolCheck) annotationRules(annotations map[string]any) {
 	var missing []string
 	for _, k := range requiredAnnotations {
-		v, ok := t.Annotations[k]
+		v, ok := annotations[k]
 		if !ok || v == nil {
 			missing = append(missing, k)
 			continue
 		}
 		if _, isBool := v.(bool); !isBool {
-			add(RuleToolMetaInvalid, Error, "write true or false", "annotations.%s is %s, not a boolean", k, jsonType(v))
+			c.add(RuleToolMetaInvalid, Error, "write true or false", "annotations.%s is %s, not a boolean", k, jsonType(v))
 		}
 	}
 	if len(missing) > 0 {
-		add(RuleToolAnnotationsMissing, Error, "set every one of readOnlyHint, destructiveHint and openWorldHint explicitly, true or false",
+		c.add(RuleToolAnnotationsMissing, Error, "set every one of readOnlyHint, destructiveHint and openWorldHint explicitly, true or false",
 			"annotations lack %s, which ChatGPT marks Required", strings.Join(missing, ", "))
 	}
-	return out
 }
 
 // stringOr returns v as a string, or records a tool-meta-invalid finding and
 // returns "".
-func stringOr(v any, out *[]Finding, subject, what string) string {
+func (c *toolCheck) stringOr(v any, what string) string {
 	s, ok := v.(string)
 	if !ok {
-		*out = append(*out, Finding{Subject: subject, Rule: RuleToolMetaInvalid, Severity: Error, Offset: -1,
-			Message: fmt.Sprintf("%s is %s, not a string", what, jsonType(v)), Fix: "write the ui:// URI as a string"})
+		c.add(RuleToolMetaInvalid, Error, "write the ui:// URI as a string", "%s is %s, not a string", what, jsonType(v))
 	}
 	return s
 }
 
-// checkFileParams checks openai/fileParams against the input schema.
-func checkFileParams(subject string, v any, schema map[string]any) []Finding {
-	var out []Finding
-	add := func(rule, fix, format string, args ...any) {
-		out = append(out, Finding{Subject: subject, Rule: rule, Severity: Error, Message: fmt.Sprintf(format, args...), Fix: fix, Offset: -1})
-	}
+// fileParamsRules checks openai/fileParams (v) against the input schema:
+// every named field must be a top-level file object (or array of them) that
+// declares the four file properties and requires exactly download_url and
+// file_id.
+func (c *toolCheck) fileParamsRules(v any, schema map[string]any) {
 	list, ok := v.([]any)
 	if !ok {
-		if sl, isSl := v.([]string); isSl {
-			for _, s := range sl {
-				list = append(list, s)
-			}
-		} else {
-			add(RuleToolMetaInvalid, "write an array of top-level input field names", "_meta[%q] is %s, not an array of strings", keyFileParams, jsonType(v))
-			return out
+		sl, isSl := v.([]string)
+		if !isSl {
+			c.add(RuleToolMetaInvalid, Error, "write an array of top-level input field names", "_meta[%q] is %s, not an array of strings", keyFileParams, jsonType(v))
+			return
+		}
+		for _, s := range sl {
+			list = append(list, s)
 		}
 	}
 	props, _ := schema["properties"].(map[string]any)
-	fix := `give the field the schema {"type":"object","properties":{"download_url":{"type":"string"},"file_id":{"type":"string"},"mime_type":{"type":"string"},"file_name":{"type":"string"}},"required":["download_url","file_id"]}`
 	for i, e := range list {
 		name, isStr := e.(string)
 		if !isStr {
-			add(RuleToolMetaInvalid, "write field names as strings", "_meta[%q][%d] is %s, not a string", keyFileParams, i, jsonType(e))
+			c.add(RuleToolMetaInvalid, Error, "write field names as strings", "_meta[%q][%d] is %s, not a string", keyFileParams, i, jsonType(e))
 			continue
 		}
 		p, found := props[name].(map[string]any)
 		if !found {
-			add(RuleToolFileParamsSchema, "add the field to inputSchema.properties, or remove it from openai/fileParams",
+			c.add(RuleToolFileParamsSchema, Error, "add the field to inputSchema.properties, or remove it from openai/fileParams",
 				"openai/fileParams names %q, but inputSchema has no top-level property %q", name, name)
 			continue
 		}
-		obj := p
-		if p["type"] == "array" {
-			if items, ok := p["items"].(map[string]any); ok {
-				obj = items
-			}
-		}
-		var problems []string
-		op, _ := obj["properties"].(map[string]any)
-		var lack []string
-		for _, k := range fileProps {
-			if _, ok := op[k]; !ok {
-				lack = append(lack, k)
-			}
-		}
-		if len(lack) > 0 {
-			problems = append(problems, "does not declare "+strings.Join(lack, ", "))
-		}
-		var req []string
-		if rl, ok := obj["required"].([]any); ok {
-			for _, r := range rl {
-				if s, ok := r.(string); ok {
-					req = append(req, s)
-				}
-			}
-		}
-		sort.Strings(req)
-		req = slices.Compact(req)
-		if !slices.Equal(req, []string{"download_url", "file_id"}) {
-			problems = append(problems, fmt.Sprintf("requires [%s] instead of exactly [%s]", strings.Join(req, ", "), strings.Join(fileRequired, ", ")))
-		}
-		if len(problems) > 0 {
-			add(RuleToolFileParamsSchema, fix, "file parameter %q %s; ChatGPT's Scan Tools step and submission reject it", name, strings.Join(problems, " and "))
+		if problems := fileSchemaProblems(p); len(problems) > 0 {
+			c.add(RuleToolFileParamsSchema, Error, fileSchemaFix, "file parameter %q %s; ChatGPT's Scan Tools step and submission reject it", name, strings.Join(problems, " and "))
 		}
 	}
-	return out
+}
+
+const fileSchemaFix = `give the field the schema {"type":"object","properties":{"download_url":{"type":"string"},"file_id":{"type":"string"},"mime_type":{"type":"string"},"file_name":{"type":"string"}},"required":["download_url","file_id"]}`
+
+// fileSchemaProblems says what the schema p of a file parameter (an object,
+// or an array of them) lacks.
+func fileSchemaProblems(p map[string]any) []string {
+	obj := p
+	if p["type"] == "array" {
+		if items, ok := p["items"].(map[string]any); ok {
+			obj = items
+		}
+	}
+	var problems []string
+	op, _ := obj["properties"].(map[string]any)
+	var lack []string
+	for _, k := range fileProps {
+		if _, ok := op[k]; !ok {
+			lack = append(lack, k)
+		}
+	}
+	if len(lack) > 0 {
+		problems = append(problems, "does not declare "+strings.Join(lack, ", "))
+	}
+	var req []string
+	if rl, ok := obj["required"].([]any); ok {
+		for _, r := range rl {
+			if s, ok := r.(string); ok {
+				req = append(req, s)
+			}
+		}
+	}
+	sort.Strings(req)
+	req = slices.Compact(req)
+	if !slices.Equal(req, fileRequired) {
+		problems = append(problems, fmt.Sprintf("requires [%s] instead of exactly [%s]", strings.Join(req, ", "), strings.Join(fileRequired, ", ")))
+	}
+	return problems
 }
 
 // jsonType names the JSON type of a decoded value, for messages.

@@ -15,35 +15,27 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/internal/sdkadapter"
 )
 
 // WidgetTemplate is the resource template under which aliases and retained
 // builds' URIs are readable without being listed.
 const WidgetTemplate = "ui://widget/{file}"
 
-// Options tune how requests map to an assets.Client. The zero value uses the
-// client name from initialize and the Registry's defaults.
-type Options struct {
-	// AssetBase, when set, derives Client.AssetBase per request from the
-	// HTTP request header (an Override, or X-Forwarded-* when trusted).
-	AssetBase *assets.BaseURL
-	// Client, when set, replaces the default mapping entirely.
-	Client func(ctx context.Context, clientName string, header http.Header) assets.Client
-}
+// Options tune how requests map to an assets.Client: AssetBase derives
+// Client.AssetBase per request from the HTTP request header, and Client, when
+// set, replaces the mapping entirely. The zero value (and nil) uses the client
+// name from initialize and the Registry's defaults. It is the same type as
+// mcpgo.Options.
+type Options = sdkadapter.Options
 
-func (o *Options) client(ctx context.Context, info *mcp.Implementation, h http.Header) assets.Client {
+// client returns the assets.Client for a request from info with header h.
+func client(ctx context.Context, o *Options, info *mcp.Implementation, h http.Header) assets.Client {
 	name := ""
 	if info != nil {
 		name = info.Name
 	}
-	if o != nil && o.Client != nil {
-		return o.Client(ctx, name, h)
-	}
-	c := assets.Client{Name: name}
-	if o != nil && o.AssetBase != nil {
-		c.AssetBase = o.AssetBase.FromHeader(h, "", false)
-	}
-	return c
+	return sdkadapter.ClientFor(ctx, o, name, h)
 }
 
 func header(extra *mcp.RequestExtra) http.Header {
@@ -61,7 +53,7 @@ func header(extra *mcp.RequestExtra) http.Header {
 func AddResources(s *mcp.Server, reg *assets.Registry, o *Options) {
 	read := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		uri := req.Params.URI
-		c, err := reg.Read(uri, o.client(ctx, req.ClientInfo(), header(req.Extra)))
+		c, err := reg.Read(uri, client(ctx, o, req.ClientInfo(), header(req.Extra)))
 		if errors.Is(err, assets.ErrNotFound) {
 			return nil, mcp.ResourceNotFoundError(uri)
 		}
@@ -91,11 +83,7 @@ func AddResources(s *mcp.Server, reg *assets.Registry, o *Options) {
 			if err != nil || !ok || !ok2 {
 				return res, err
 			}
-			entries := reg.Resources(o.client(ctx, lreq.ClientInfo(), header(lreq.Extra)))
-			byURI := make(map[string]map[string]any, len(entries))
-			for _, e := range entries {
-				byURI[e.URI] = e.Meta
-			}
+			byURI := sdkadapter.ListMeta(reg, client(ctx, o, lreq.ClientInfo(), header(lreq.Extra)))
 			// Copy the resources so the server's registered values stay intact.
 			out := *lr
 			out.Resources = make([]*mcp.Resource, len(lr.Resources))

@@ -16,35 +16,28 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/internal/sdkadapter"
 )
 
 // WidgetTemplate is the resource template under which aliases and retained
 // builds' URIs are readable without being listed.
 const WidgetTemplate = "ui://widget/{file}"
 
-// Options tune how requests map to an assets.Client. The zero value uses the
-// client name from initialize and the Registry's defaults.
-type Options struct {
-	// AssetBase, when set, derives Client.AssetBase per request from the
-	// HTTP request header (an Override, or X-Forwarded-* when trusted).
-	AssetBase *assets.BaseURL
-	// Client, when set, replaces the default mapping entirely.
-	Client func(ctx context.Context, clientName string, header http.Header) assets.Client
-}
+// Options tune how requests map to an assets.Client: AssetBase derives
+// Client.AssetBase per request from the HTTP request header, and Client, when
+// set, replaces the mapping entirely. The zero value (and nil) uses the client
+// name from initialize and the Registry's defaults. It is the same type as
+// gosdk.Options.
+type Options = sdkadapter.Options
 
-func (o *Options) client(ctx context.Context, h http.Header) assets.Client {
+// client returns the assets.Client for a request in ctx's session with
+// header h.
+func client(ctx context.Context, o *Options, h http.Header) assets.Client {
 	name := ""
 	if s, ok := server.ClientSessionFromContext(ctx).(server.SessionWithClientInfo); ok {
 		name = s.GetClientInfo().Name
 	}
-	if o != nil && o.Client != nil {
-		return o.Client(ctx, name, h)
-	}
-	c := assets.Client{Name: name}
-	if o != nil && o.AssetBase != nil {
-		c.AssetBase = o.AssetBase.FromHeader(h, "", false)
-	}
-	return c
+	return sdkadapter.ClientFor(ctx, o, name, h)
 }
 
 // ServerOptions returns the options that advertise the MCP Apps extension and
@@ -77,11 +70,7 @@ func AddHooks(h *server.Hooks, reg *assets.Registry, o *Options) {
 		if req != nil {
 			hdr = req.Header
 		}
-		entries := reg.Resources(o.client(ctx, hdr))
-		byURI := make(map[string]map[string]any, len(entries))
-		for _, e := range entries {
-			byURI[e.URI] = e.Meta
-		}
+		byURI := sdkadapter.ListMeta(reg, client(ctx, o, hdr))
 		for i := range res.Resources {
 			if m, ok := byURI[res.Resources[i].URI]; ok {
 				res.Resources[i].Meta = mcp.NewMetaFromMap(m)
@@ -96,7 +85,7 @@ func AddHooks(h *server.Hooks, reg *assets.Registry, o *Options) {
 func AddResources(s *server.MCPServer, reg *assets.Registry, o *Options) {
 	read := func(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
 		uri := req.Params.URI
-		c, err := reg.Read(uri, o.client(ctx, req.Header))
+		c, err := reg.Read(uri, client(ctx, o, req.Header))
 		if errors.Is(err, assets.ErrNotFound) {
 			return nil, fmt.Errorf("resource %q: %w", uri, mcp.ErrResourceNotFound)
 		}

@@ -3,7 +3,7 @@ package mcpgo_test
 import (
 	"context"
 	"net/http/httptest"
-	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +13,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/assets/mcpgo"
 )
 
@@ -20,11 +21,7 @@ import (
 // streamable HTTP and reads every kind of URI with mcp-go's client as Claude.
 func TestAdapter(t *testing.T) {
 	const connector = "https://mcp.example.com/mcp"
-	d := assetstest.New(t, assetstest.Options{})
-	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithConnectorURL(connector))
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg, d := assetstest.Load(t, assetstest.Options{}, assets.WithConnectorURL(connector))
 	s := server.NewMCPServer("test", "0.1.0", append(mcpgo.ServerOptions(reg, nil), server.WithToolCapabilities(false))...)
 	mcpgo.AddResources(s, reg, nil)
 	tool := mcp.NewTool("counter", mcp.WithDescription("show the counter"))
@@ -110,5 +107,32 @@ func TestAdapter(t *testing.T) {
 	m := tools.Tools[0].Meta.AdditionalFields
 	if m["openai/outputTemplate"] != d.Manifest.Widgets[1].Profiles[1].URI || m["openai/toolInvocation/invoking"] != "Counting" {
 		t.Errorf("tool _meta = %v", m)
+	}
+}
+
+func TestAudit(t *testing.T) {
+	reg, _ := assetstest.Load(t, assetstest.Options{})
+	good := mcp.NewTool("good", mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false))
+	if err := mcpgo.AttachWidget(&good, reg, "counter", assets.ToolOptions{Invoked: strings.Repeat("x", 65)}); err == nil {
+		t.Fatal("AttachWidget accepted a 65-character status text")
+	}
+	if err := mcpgo.AttachWidget(&good, reg, "counter", assets.ToolOptions{Invoked: "Counted"}); err != nil {
+		t.Fatal(err)
+	}
+	dangling := mcp.NewTool("dangling")
+	dangling.Meta = mcp.NewMetaFromMap(map[string]any{"ui": map[string]any{"resourceUri": "ui://widget/nope.html"}})
+	findings, err := mcpgo.Audit(reg, good, dangling)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []string
+	for _, f := range findings {
+		if f.Subject == "tool good" && f.Severity == audit.Error {
+			t.Errorf("good tool: unexpected error %s", f)
+		}
+		rules = append(rules, f.Subject+":"+f.Rule)
+	}
+	if !strings.Contains(strings.Join(rules, " "), "tool dangling:"+audit.RuleToolResourceUnknown) {
+		t.Errorf("dangling resourceUri not reported: %v", rules)
 	}
 }
