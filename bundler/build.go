@@ -25,6 +25,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // Version is the widgetd version recorded in manifests.
@@ -91,6 +92,7 @@ type Builder struct {
 	retain     int
 	target     api.Target
 	engines    []api.Engine
+	display    displaypath.Base // messages show paths relative to the working directory
 
 	contain    *containment // the folders a build may read
 	htmlBudget int64
@@ -137,6 +139,7 @@ type Builder struct {
 // New resolves opts against the project file and returns a Builder. It reads
 // configuration only; nothing is built or written.
 func New(opts Options) (*Builder, error) {
+	display := displaypath.WorkingDir()
 	root := opts.Root
 	if root == "" {
 		wd, err := os.Getwd()
@@ -166,7 +169,7 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(cacheDir, "compress-2")
 	}
-	b := &Builder{opts: opts, root: root, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b := &Builder{opts: opts, root: root, display: display, cacheRoot: cacheDir, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
 	b.compilers = newCompilers(b)
 	pick := func(flag, file, def string) string {
 		if flag != "" {
@@ -205,15 +208,15 @@ func New(opts Options) (*Builder, error) {
 	if b.target, b.engines, err = parseTargets(targets); err != nil {
 		return nil, err
 	}
-	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
+	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}
 	b.htmlBudget = DefaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget
 	}
-	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && !strings.HasPrefix(rel, "..") {
-		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", displayPath(b.outDir), displayPath(b.widgetsDir))
+	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", b.displayPath(b.outDir), b.displayPath(b.widgetsDir))
 	}
 	return b, nil
 }
@@ -465,13 +468,13 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	t.Discover = discoverTime
 	watch = startWatch()
 
-	unlock, err := lockOut(b.outDir)
+	unlock, err := lockOut(b.outDir, b.display)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
 	recoverInterrupted(b.outDir)
-	prev, warn := readPrevious(b.outDir)
+	prev, warn := readPrevious(b.outDir, b.display)
 	if warn != nil {
 		warnings = append(warnings, *warn)
 	}
@@ -528,9 +531,9 @@ func (b *Builder) discover() error {
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
+			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
 		}
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
+		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
 	}
 	var widgets []*widget
 	var diags []Diagnostic
@@ -542,7 +545,7 @@ func (b *Builder) discover() error {
 		}
 		st, err := os.Stat(dir)
 		if err != nil {
-			diags = append(diags, Diagnostic{File: displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
+			diags = append(diags, Diagnostic{File: b.displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
 			continue
 		}
 		if !st.IsDir() {
@@ -551,18 +554,18 @@ func (b *Builder) discover() error {
 		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
-		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
+		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
 			err = b.contain.checkWidget(w)
 		}
 		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
+			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
 		}
 		if err != nil {
 			if d := AsDiagnostics(err); d != nil {
 				diags = append(diags, d...)
 			} else {
-				diags = append(diags, Diagnostic{File: displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
+				diags = append(diags, Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
 			}
 			continue
 		}
@@ -578,7 +581,7 @@ func (b *Builder) discover() error {
 		return &Error{Diagnostics: diags}
 	}
 	if len(widgets) == 0 {
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
+		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets
@@ -682,7 +685,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	}
 	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
 	watch.add(&t.Render)
-	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
+	doc, err := minifyHTML(b.min, b.displayPath(w.Entry), doc)
 	watch.add(&t.Minify)
 	if err != nil {
 		return nil, nil, err

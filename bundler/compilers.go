@@ -399,7 +399,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	if errors.As(err, &mp) && !strings.Contains(" "+hint+" ", " "+mp.Package+" ") && !strings.HasPrefix(hint, mp.Package+"@") {
 		hint = mp.Package // e.g. a Tailwind @plugin or a PostCSS plugin
 	}
-	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, displayPath(installDir)+string(filepath.Separator))
+	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, c.b.displayPath(installDir)+string(filepath.Separator))
 	var text string
 	loc := &api.Location{File: rel}
 	switch {
@@ -410,7 +410,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	case errors.As(err, &ce):
 		text = ce.Message
 		if ce.File != "" && ce.File != file {
-			text += " (in " + displayPath(ce.File) + ")"
+			text += " (in " + c.b.displayPath(ce.File) + ")"
 		}
 		if ce.Line == 0 && (ce.File == "" || ce.File == file) {
 			ce.Line, ce.Column = locateQuoted(src, ce.Message)

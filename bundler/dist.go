@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // distFile is one file of the dist/ being assembled.
@@ -40,18 +41,18 @@ type previousDist struct {
 
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
-func readPrevious(dir string) (*previousDist, *Diagnostic) {
+func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
 	data, err := os.ReadFile(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: fmt.Sprintf("previous manifest unreadable (%v); old builds will not be retained", err)}
 	}
 	var m assets.Manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != assets.ManifestVersion {
-		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
 	}
 	p := &previousDist{dir: dir, manifest: &m, files: map[string]assets.File{}}

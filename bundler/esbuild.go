@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -316,13 +315,13 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 			file, _, _ = strings.Cut(file, resolveDirMark)
 			file = "widgetd bridge: " + file
 		} else if w := b.inlineScriptWidget(file); w != nil {
-			file = displayPath(w.Entry)
+			file = b.displayPath(w.Entry)
 		} else if ns == entryNamespace {
 			if w := b.widgetByName(file); w != nil {
-				file = displayPath(w.Entry)
+				file = b.displayPath(w.Entry)
 			}
 		} else {
-			file = displayPath(filepath.Join(b.root, file))
+			file = b.displayPath(filepath.Join(b.root, file))
 		}
 		d.File = file
 		d.Line = m.Location.Line
@@ -337,17 +336,9 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 	return d
 }
 
-// displayPath shows p relative to the working directory when it is below it.
-func displayPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return p
-}
+// displayPath shows p as messages name it: relative to the working
+// directory New saw, when p is below it.
+func (b *Builder) displayPath(p string) string { return b.display.Show(p) }
 
 // widgetAssets returns, sorted, the non-JS/CSS outputs that a widget's JS or
 // CSS refers to by name.

@@ -233,10 +233,10 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
 	if rel, err := filepath.Rel(projectDir, abs); (err != nil || !filepath.IsLocal(rel)) && !c.allowsFile(abs) {
-		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, displayPath(projectDir), ProjectConfigFile)
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
+		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.display.Show(abs))
 	}
 	if err := c.check(ref, abs, ""); err != nil {
 		return "", err

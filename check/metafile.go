@@ -43,8 +43,7 @@ func metafileInputs(metafile, name string) ([]string, error) {
 // readInput reads a metafile input path below root.
 func readInput(root, in string) ([]byte, error) {
 	p := filepath.Join(root, filepath.FromSlash(in))
-	rel, err := filepath.Rel(root, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) {
 		return nil, fmt.Errorf("input %q outside %s", in, root)
 	}
 	return os.ReadFile(p)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // reporterScript runs first in every widget document served by the sandbox
@@ -163,13 +165,4 @@ func parseSample(file string, data []byte) (*Fixture, error) {
 }
 
 // relPath shows p relative to the working directory when it is below it.
-func relPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
-		return rel
-	}
-	return p
-}
+func relPath(p string) string { return displaypath.Show(p) }
