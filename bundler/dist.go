@@ -10,10 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/internal/displaypath"
+	"github.com/widgetd/widgetd/internal/distpath"
 )
 
 // distFile is one file of the dist/ being assembled.
@@ -57,7 +57,7 @@ func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnos
 	}
 	p := &previousDist{dir: dir, manifest: &m, files: map[string]assets.File{}}
 	for _, f := range m.Files {
-		if !safeRelPath(f.Path) {
+		if !distpath.Valid(f.Path) {
 			continue
 		}
 		p.files[f.Path] = f
@@ -73,7 +73,7 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 			continue
 		}
 		for _, e := range f.Encodings {
-			if e.Name != enc || !safeRelPath(e.Path) {
+			if e.Name != enc || !distpath.Valid(e.Path) {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
@@ -83,14 +83,6 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 		}
 	}
 	return nil
-}
-
-// safeRelPath reports whether p is a clean relative slash path inside dist/.
-func safeRelPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
-		return false
-	}
-	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) == p && p != ".." && !strings.HasPrefix(p, "../")
 }
 
 // retain merges the previous dist's builds into m (newest first, at most
