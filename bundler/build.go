@@ -26,6 +26,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/internal/displaypath"
+	"github.com/widgetd/widgetd/internal/weborigin"
 )
 
 // Version is the widgetd version recorded in manifests.
@@ -672,7 +673,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 		}
 	}
 	if len(used) > 0 {
-		origin := publicOrigin(b.publicURL)
+		origin := weborigin.Of(b.publicURL)
 		var err error
 		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
 			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
@@ -770,15 +771,6 @@ func resourceMeta(w *widget, pol *cspgen.Policy) map[string]any {
 	var out map[string]any
 	_ = json.Unmarshal(data, &out)
 	return out
-}
-
-// publicOrigin returns the scheme://host[:port] of a public URL.
-func publicOrigin(u string) string {
-	rest := u[strings.Index(u, "://")+3:]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return u[:len(u)-len(rest)+i]
-	}
-	return u
 }
 
 // buildID hashes the widget hashes of a build.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/weborigin"
 )
 
 // static holds the preview pages, their stylesheet and the committed host
@@ -36,14 +37,6 @@ func (s *Server) basePath(r *http.Request) string {
 		return p
 	}
 	return ""
-}
-
-func publicOrigin(u string) string {
-	rest := u[strings.Index(u, "://")+3:]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return u[:len(u)-len(rest)+i]
-	}
-	return u
 }
 
 // pageConfig is what the host app reads from the page (data-config).
@@ -69,7 +62,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
-		_ = cop.AddTrustedOrigin(publicOrigin(s.opts.PublicURL))
+		_ = cop.AddTrustedOrigin(weborigin.Of(s.opts.PublicURL))
 	}
 	return s.guardHost(cop.Handler(mux))
 }
