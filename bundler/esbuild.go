@@ -15,10 +15,11 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/namespace"
 )
 
 const (
-	entryNamespace  = "widgetd-entry"
+	entryNamespace  = namespace.Entry
 	bridgeNamespace = "widgetd-bridge"
 	// resolveDirMark separates a bridge module's path from the folder its
 	// bare imports resolve from.

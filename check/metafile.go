@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/widgetd/widgetd/internal/namespace"
 )
 
-// entryPrefix is the esbuild namespace the bundler gives each widget's
-// virtual entry ("widgetd-entry:<name>").
-const entryPrefix = "widgetd-entry:"
+// entryPrefix starts the metafile's name of a widget's virtual entry
+// (namespace.Entry + ":" + the widget's name).
+const entryPrefix = namespace.Entry + ":"
 
 // metafileInputs returns the on-disk input files (relative to the metafile's
 // working directory) that contribute bytes to widget name's JS output.
