@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tdewolff/minify/v2"
 	minhtml "github.com/tdewolff/minify/v2/html"
@@ -59,7 +58,7 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment)
 	if err != nil {
 		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
-	if err := checkUTF8(display, data); err != nil {
+	if err := checkUTF8(display, bytes.TrimPrefix(data, utf8BOM)); err != nil {
 		return nil, err
 	}
 	htmlDir := filepath.Dir(file)
@@ -357,17 +356,5 @@ func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
 	return out, nil
 }
 
-func checkUTF8(display string, data []byte) error {
-	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
-		data = data[3:]
-	}
-	for off := 0; off < len(data); {
-		r, n := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && n <= 1 {
-			l, c, _ := lineCol(data, off)
-			return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
-		}
-		off += n
-	}
-	return nil
-}
+// utf8BOM is the UTF-8 byte order mark some editors start a file with.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
