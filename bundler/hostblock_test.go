@@ -44,13 +44,7 @@ func TestHostBlockWarnings(t *testing.T) {
 		}, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{"widgets/w/widget.json": `{}`}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			writeFiles(t, root, files)
-			t.Chdir(root)
+			root := oneWidgetProject(t, tc.files)
 			b, err := New(Options{Root: root, NoCache: true, PublicURL: tc.publicURL})
 			if err != nil {
 				t.Fatal(err)
