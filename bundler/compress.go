@@ -290,9 +290,11 @@ func encode(enc string, data []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// precompress fills in the encodings of every compressible file, in
-// parallel across cores, reusing cached encodings. When skip is true no
-// compression is done (dev builds).
+// precompress fills in the encodings of every compressible file of at least
+// minCompressSize bytes (widget HTML only with precompressHTML; retained
+// files keep theirs), in parallel across cores, reusing cached encodings,
+// and keeps an encoding only when it saves more than maxCompressRatio
+// allows. A NoCompress build does not call it.
 func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
 	type job struct {
 		f   *distFile

@@ -224,8 +224,6 @@ func (c *containment) check(spec, p, named string) error {
 	return c.checkSize(spec, real)
 }
 
-// realFile is the real path of p: its folder's (cached) real path, and p
-// itself followed when it is a symlink.
 // allowsFile reports whether the existing file p, by its real path, lies
 // where a build may read (false when p does not exist).
 func (c *containment) allowsFile(p string) bool {
@@ -233,6 +231,8 @@ func (c *containment) allowsFile(p string) bool {
 	return err == nil && c.allows(real)
 }
 
+// realFile is the real path of p: its folder's (cached) real path, and p
+// itself followed when it is a symlink.
 func (c *containment) realFile(p string) (string, error) {
 	st, err := os.Lstat(p)
 	if err != nil {

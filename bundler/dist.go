@@ -65,8 +65,9 @@ func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnos
 	return p, nil
 }
 
-// encoding returns a previous file's encoded bytes when they still match the
-// recorded hash; used as the compression cache of a rebuild.
+// encodingBySum returns the encoded bytes (enc) of a previous file whose
+// identity SHA-256 is sum, when they still match the recorded hash; used as
+// the compression cache of a rebuild.
 func (p *previousDist) encodingBySum(sum, enc string) []byte {
 	for _, f := range p.files {
 		if f.SHA256 != sum {

@@ -35,7 +35,10 @@ const (
 // ES2020 and the evergreen browsers that chat hosts run in.
 var DefaultTargets = []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
 
-// assetLoaders maps file extensions to the loader used for non-code imports.
+// assetExts are the extensions of the non-code files a widget may import
+// (images, fonts, media, wasm): esbuild emits them as hashed files when the
+// build has a public URL, else as data: URLs, and always as data: URLs in a
+// file bundled on its own (bundleSeparately).
 var assetExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico", ".bmp", ".svg",
 	".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".wasm"}
 

@@ -26,7 +26,7 @@ type htmlEntry struct {
 	// inlineScripts are the texts of inline <script type="module"> elements;
 	// imports name them as inlineScriptImport(i).
 	inlineScripts []string
-	// head and tail surround the insertion point of the bundled JS and CSS.
+	// before and after surround the insertion point of the bundled JS and CSS.
 	before, after []byte
 }
 
