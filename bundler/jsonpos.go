@@ -50,8 +50,8 @@ func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
 }
 
 // checkUTF8 reports the first byte of data that is not UTF-8 as an error at
-// display:line:col (the column in bytes), so an
-// author finds the byte their editor saved in another encoding.
+// display:line:col (the column in bytes), so an author finds the byte their
+// editor saved in another encoding.
 func checkUTF8(display string, data []byte) error {
 	if utf8.Valid(data) {
 		return nil
