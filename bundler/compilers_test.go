@@ -43,12 +43,17 @@ const testWidgetJSON = `{"title": "T", "description": "D", "entry": "%s"}`
 
 func widgetJSON(entry string) string { return strings.Replace(testWidgetJSON, "%s", entry, 1) }
 
-// assembleProject assembles the project at root in memory with a new
-// Builder (closed when the test ends) and returns the Builder, the output
-// and the build's error.
-func assembleProject(t *testing.T, root string) (*Builder, *Output, error) {
+// testOptions are the options of an in-memory test build of the project at
+// root: no cache, no compression.
+func testOptions(root string) Options {
+	return Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true}
+}
+
+// assembleProject assembles opts in memory with a new Builder (closed when
+// the test ends) and returns the Builder, the output and the build's error.
+func assembleProject(t *testing.T, opts Options) (*Builder, *Output, error) {
 	t.Helper()
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	b, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,9 +65,9 @@ func assembleProject(t *testing.T, root string) (*Builder, *Output, error) {
 }
 
 // assembleOK is assembleProject for a build that must succeed.
-func assembleOK(t *testing.T, root string) (*Builder, *Output) {
+func assembleOK(t *testing.T, opts Options) (*Builder, *Output) {
 	t.Helper()
-	b, out, err := assembleProject(t, root)
+	b, out, err := assembleProject(t, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +138,7 @@ func TestCompilerErrorsPointAtTheSource(t *testing.T) {
 				files[k] = v
 			}
 			root := writeProjectWith(t, modules, files)
-			_, _, err := assembleProject(t, root)
+			_, _, err := assembleProject(t, testOptions(root))
 			diags := AsDiagnostics(err)
 			if len(diags) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
@@ -159,7 +164,7 @@ func TestMissingNodeNamesWidgetFileAndInstall(t *testing.T) {
 		"widgets/plain/App.svelte.d": "not a component",
 	})
 	t.Setenv("PATH", t.TempDir())
-	b, _, err := assembleProject(t, root)
+	b, _, err := assembleProject(t, testOptions(root))
 	if err == nil {
 		t.Fatal("build without Node succeeded")
 	}
@@ -201,7 +206,7 @@ func TestMissingPackageSaysWhatToInstallWhere(t *testing.T) {
 				"widgets/card/" + tc.file:    tc.content,
 				"widgets/card/tsconfig.json": `{}`,
 			})
-			_, _, err := assembleProject(t, root)
+			_, _, err := assembleProject(t, testOptions(root))
 			if err == nil {
 				t.Fatal("build without the package succeeded")
 			}
@@ -233,7 +238,7 @@ func TestPlainProjectNeverStartsNode(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", t.TempDir())
-	b, _, err := assembleProject(t, root)
+	b, _, err := assembleProject(t, testOptions(root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,27 +256,18 @@ func TestBuilderReusesOneNodeProcess(t *testing.T) {
 		"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
 		"widgets/v/App.vue":     "<template><p class=\"m\">first edit</p></template>\n<style scoped>.m { color: red; }</style>\n",
 	})
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx := context.Background()
-	out, err := b.Assemble(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if html := string(out.Files[out.Manifest.Widgets[0].HTML]); !strings.Contains(html, "first edit") || !strings.Contains(html, "color:red") {
+	b, out := assembleOK(t, testOptions(root))
+	if html := firstHTML(out); !strings.Contains(html, "first edit") || !strings.Contains(html, "color:red") {
 		t.Fatalf("first build lacks the component or its scoped style")
 	}
 	if err := os.WriteFile(filepath.Join(root, "widgets/v/App.vue"), []byte("<template><p>second edit</p></template>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = b.Assemble(ctx)
+	out, err := b.Assemble(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if html := string(out.Files[out.Manifest.Widgets[0].HTML]); !strings.Contains(html, "second edit") {
+	if html := firstHTML(out); !strings.Contains(html, "second edit") {
 		t.Fatalf("rebuild did not pick up the edit")
 	}
 	if n := b.compilers.node.Started(); n != 1 {
@@ -304,7 +300,7 @@ func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
 		"widgets/shared/card.ts": "export const card = `<div class=\"bg-amber-200\"></div>`;\n",
 		"widgets/extra/a.html":   "<b class=\"underline-offset-8\"></b>\n",
 	})
-	_, out := assembleOK(t, root)
+	_, out := assembleOK(t, testOptions(root))
 	html := firstHTML(out)
 	for class, want := range map[string]bool{".text-lime-300{": true, ".bg-amber-200{": true, ".underline-offset-8{": true, ".text-fuchsia-900{": false} {
 		if strings.Contains(html, class) != want {
@@ -329,7 +325,7 @@ func TestComponentShapes(t *testing.T) {
 		"widgets/p/jsconfig.json": `{"compilerOptions": {"jsx": "react-jsx", "jsxImportSource": "preact"}}`,
 		"widgets/p/main.jsx":      "import { render } from \"preact\";\nrender(<b>hi</b>, document.body);\n",
 	})
-	_, out := assembleOK(t, root)
+	_, out := assembleOK(t, testOptions(root))
 	html := map[string]string{}
 	for _, w := range out.Manifest.Widgets {
 		html[w.Name] = string(out.Files[w.HTML])
@@ -354,7 +350,7 @@ func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
 		"widgets/w/main.ts":     "import \"./app.css\";\n",
 		"widgets/w/app.css":     "@import \"tailwindcss\";\n@plugin \"@tailwindcss/not-installed\";\n",
 	})
-	_, _, err := assembleProject(t, root)
+	_, _, err := assembleProject(t, testOptions(root))
 	if err == nil || !strings.Contains(err.Error(), "run `npm install -D @tailwindcss/not-installed` in "+root+string(filepath.Separator)) {
 		t.Fatalf("err = %v", err)
 	}
@@ -372,7 +368,7 @@ func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
 		"widgets/w/main.ts":     "import \"./s.css\";\ndocument.body.innerHTML = `<p class=\"text-ocean\">x</p>`;\n",
 		"widgets/w/s.css":       "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
 	})
-	_, out := assembleOK(t, root)
+	_, out := assembleOK(t, testOptions(root))
 	html := firstHTML(out)
 	if !strings.Contains(html, ".text-ocean{") || strings.Contains(html, "@tailwind") {
 		t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
@@ -388,7 +384,7 @@ func TestCompilerWarningsAreBuildWarnings(t *testing.T) {
 		"widgets/s/main.ts":     "import A from \"./A.svelte\";\nconsole.log(A);\n",
 		"widgets/s/A.svelte":    "<p>hi</p>\n<img src=\"a.png\">\n",
 	})
-	_, out := assembleOK(t, root)
+	_, out := assembleOK(t, testOptions(root))
 	for _, d := range out.Warnings {
 		if strings.HasSuffix(d.File, filepath.Join("widgets", "s", "A.svelte")) && d.Line == 2 && d.Column == 1 && strings.Contains(d.Message, "a11y_missing_attribute") && d.Warning {
 			return
@@ -409,15 +405,7 @@ func TestExamplesBuildWithoutNode(t *testing.T) {
 	}
 	t.Setenv("PATH", t.TempDir())
 	root := t.TempDir()
-	b, err := New(Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, out := assembleOK(t, Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
 	if len(out.Manifest.Widgets) < 3 || b.compilers.node.Started() != 0 || b.compilers.usedNode() {
 		t.Fatalf("%d widgets, Node started %d times", len(out.Manifest.Widgets), b.compilers.node.Started())
 	}
@@ -434,7 +422,7 @@ func TestPostCSSKeepsCSSModules(t *testing.T) {
 		"widgets/w/main.ts":         "import styles from \"./card.module.css\";\ndocument.body.className = styles.card;\n",
 		"widgets/w/card.module.css": ".card { user-select: none; color: rgb(9, 8, 7); }\n",
 	})
-	b, out := assembleOK(t, root)
+	b, out := assembleOK(t, testOptions(root))
 	html := firstHTML(out)
 	local := regexp.MustCompile(`\.([A-Za-z_][\w-]*)\{[^}]*user-select:none;color:#090807`).FindStringSubmatch(html)
 	if local == nil || local[1] == "card" || !strings.Contains(html, `card:"`+local[1]+`"`) {
@@ -455,7 +443,7 @@ func TestTailwindInComponentStyle(t *testing.T) {
 		"widgets/v/app.css":     "@import \"tailwindcss\";\n@theme { --color-brand: #123456; }\n",
 		"widgets/v/App.vue":     "<template><p class=\"tag\">hi</p></template>\n<style scoped>\n@reference \"./app.css\";\n.tag { @apply text-brand underline; }\n</style>\n",
 	})
-	_, out := assembleOK(t, root)
+	_, out := assembleOK(t, testOptions(root))
 	html := firstHTML(out)
 	if !regexp.MustCompile(`\.tag\[data-v-[0-9a-f]{8}\]\{color:var\(--color-brand[^)]*\);text-decoration-line:underline\}`).MatchString(html) || strings.Contains(html, "@apply") {
 		t.Fatalf("the <style> block's @apply was not compiled by Tailwind")

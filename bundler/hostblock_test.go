@@ -1,7 +1,6 @@
 package bundler
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -45,15 +44,7 @@ func TestHostBlockWarnings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := oneWidgetProject(t, tc.files)
-			b, err := New(Options{Root: root, NoCache: true, PublicURL: tc.publicURL})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			out, err := b.Assemble(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, out := assembleOK(t, Options{Root: root, NoCache: true, PublicURL: tc.publicURL})
 			if tc.want == "" {
 				if len(out.Warnings) > 0 {
 					t.Errorf("warnings for a widget hosts accept: %v", out.Warnings)
