@@ -325,7 +325,7 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 	} else {
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
-	if rel, err := filepath.Rel(projectDir, abs); (err != nil || !filepath.IsLocal(rel)) && !c.allowsFile(abs) {
+	if !within(projectDir, abs) && !c.allowsFile(abs) {
 		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
