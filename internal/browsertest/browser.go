@@ -7,9 +7,10 @@
 // JSON-RPC host — together with the npm project those hosts need
 // (testdata/hosts, installed by `npm ci`).
 //
-// It is imported by tests only (bundler/bridge, examples/mcpserver, e2e); it
-// has no place in a widgetd binary. Nothing here skips: a missing Chromium or
-// a missing node_modules fails the test with the command that fixes it.
+// It is imported by tests only (bundler/bridge, devserver, examples/mcpserver,
+// e2e); it has no place in a widgetd binary. Nothing here skips: a missing
+// Chromium or a missing node_modules fails the test with the command that
+// fixes it.
 package browsertest
 
 import (
