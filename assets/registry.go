@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/widgetd/widgetd/internal/distpath"
 )
 
 // Cache-Control values the origin sends.
@@ -170,7 +172,7 @@ func cleanBasePath(p string) (string, error) {
 
 // loadFile reads and verifies one manifest file and its encodings.
 func loadFile(fsys fs.FS, f *File) (*entry, error) {
-	if !validPath(f.Path) {
+	if !distpath.Valid(f.Path) {
 		return nil, fmt.Errorf("file %q: not a clean dist-relative path", f.Path)
 	}
 	body, err := readVerified(fsys, f.Path, f.Size, f.SHA256)
@@ -185,7 +187,7 @@ func loadFile(fsys fs.FS, f *File) (*entry, error) {
 		if enc.Name != "br" && enc.Name != "gzip" {
 			return nil, fmt.Errorf("file %q: unsupported encoding %q (want br or gzip)", f.Path, enc.Name)
 		}
-		if !validPath(enc.Path) {
+		if !distpath.Valid(enc.Path) {
 			return nil, fmt.Errorf("file %q: encoding %s: path %q is not clean", f.Path, enc.Name, enc.Path)
 		}
 		eb, err := readVerified(fsys, enc.Path, enc.Size, enc.SHA256)
@@ -210,12 +212,6 @@ func readVerified(fsys fs.FS, name string, size int64, want string) ([]byte, err
 		return nil, fmt.Errorf("file %q: sha256 %s, manifest says %s (dist/ modified after build?)", name, got, want)
 	}
 	return b, nil
-}
-
-// validPath reports whether p is a clean, relative, slash-separated path that
-// the handler can serve: no empty, "." or ".." elements, no backslash or NUL.
-func validPath(p string) bool {
-	return p != "" && fs.ValidPath(p) && p != "." && !strings.ContainsAny(p, "\\\x00")
 }
 
 // quoteETag returns the strong ETag for a file with identity SHA-256 sum under

@@ -6,10 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/weborigin"
 )
 
 // builtWidget is one widget's manifest entry plus its HTML bytes.
@@ -56,7 +56,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 		}
 	}
 	if len(used) > 0 {
-		origin := publicOrigin(b.publicURL)
+		origin := weborigin.Of(b.publicURL)
 		var err error
 		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
 			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
@@ -69,7 +69,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	}
 	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
 	watch.add(&t.Render)
-	doc, err := minifyHTML(b.min, displayPath(w.Entry), doc)
+	doc, err := minifyHTML(b.min, b.displayPath(w.Entry), doc)
 	watch.add(&t.Minify)
 	if err != nil {
 		return nil, nil, err
@@ -112,15 +112,6 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	}
 	b.cacheWidget(name, key, mw, used)
 	return mw, used, nil
-}
-
-// publicOrigin returns the scheme://host[:port] of a public URL.
-func publicOrigin(u string) string {
-	rest := u[strings.Index(u, "://")+3:]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return u[:len(u)-len(rest)+i]
-	}
-	return u
 }
 
 // buildID hashes the widget hashes of a build.

@@ -18,7 +18,7 @@ func (b *Builder) checkHTMLBudget(w *widget, size int) (*Diagnostic, error) {
 	if !w.Inline {
 		how = "Trim the document"
 	}
-	d := Diagnostic{File: displayPath(w.Entry), Warning: !b.strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
+	d := Diagnostic{File: b.displayPath(w.Entry), Warning: !b.strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
 		"widget %q: HTML is %s, over the %s budget; some hosts cap an app's HTML at 1 MiB. %s, or raise \"htmlBudget\" (bytes) in %s",
 		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, ProjectConfigFile)}
 	if b.strict {

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"sync"
 	"time"
 
@@ -23,6 +22,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/internal/cachedir"
+	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
@@ -98,6 +98,7 @@ type Builder struct {
 	min        *minify.M
 	mu         sync.Mutex // serializes Build, Assemble and Close
 	compilers  *compilers // npm compilers in one Node helper, started on first need
+	display    displaypath.Base // messages show paths relative to the working directory
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
 	nodeLastBuild bool
@@ -196,6 +197,7 @@ func resolveSettings(opts Options, root string, pc projectConfig) (settings, err
 // New resolves opts against the project file and returns a Builder. It reads
 // configuration only; nothing is built or written.
 func New(opts Options) (*Builder, error) {
+	display := displaypath.WorkingDir()
 	root := opts.Root
 	if root == "" {
 		wd, err := os.Getwd()
@@ -222,17 +224,17 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
-	b := &Builder{settings: st, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
 	b.compilers = newCompilers(b)
-	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize); err != nil {
+	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}
 	b.htmlBudget = defaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget
 	}
-	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && !strings.HasPrefix(rel, "..") {
-		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", displayPath(b.outDir), displayPath(b.widgetsDir))
+	if rel, err := filepath.Rel(b.widgetsDir, b.outDir); err == nil && filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("output folder %s is inside the widgets folder %s; choose another --out", b.displayPath(b.outDir), b.displayPath(b.widgetsDir))
 	}
 	return b, nil
 }
@@ -391,7 +393,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	t := &a.timings
 	t.Discover = discoverTime
 	watch = startWatch()
-	unlock, err := lockOut(b.outDir)
+	unlock, err := lockOut(b.outDir, b.display)
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +425,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]Diagnostic, error) {
 	m, files, warnings, t := a.manifest, a.files, a.warnings, &a.timings
 	recoverInterrupted(b.outDir)
-	prev, warn := readPrevious(b.outDir)
+	prev, warn := readPrevious(b.outDir, b.display)
 	if warn != nil {
 		warnings = append(warnings, *warn)
 	}

@@ -250,7 +250,7 @@ var tailwindV3 = regexp.MustCompile(`@tailwind\s+(?:base|components|screens|vari
 // stylesheet is left to esbuild.
 func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	root := c.b.root
-	if !inside(root, file) || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+	if !within(root, file) || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 		return api.OnLoadResult{}
 	}
 	src, err := os.ReadFile(file)
@@ -266,7 +266,7 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 // @reference), as Vite does for a component's style blocks.
 func (c *compilers) componentStyle(file, css string) api.OnLoadResult {
 	plain := api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(file)}
-	if css == "" || !inside(c.b.root, file) {
+	if css == "" || !within(c.b.root, file) {
 		return plain
 	}
 	res := c.compileCSS(file, []byte(css), true)
@@ -329,7 +329,7 @@ var tailwindConfigs = []string{"tailwind.config.js", "tailwind.config.cjs", "tai
 // widgetOf returns the widget whose folder holds file, or nil.
 func (b *Builder) widgetOf(file string) *widget {
 	for _, w := range b.widgets {
-		if inside(w.Dir, file) {
+		if within(w.Dir, file) {
 			return w
 		}
 	}
@@ -347,7 +347,7 @@ func (b *Builder) relPath(file string) string {
 
 // findUp returns the first of names found in dir or an ancestor up to root.
 func findUp(dir, root string, names ...string) string {
-	for d := dir; inside(root, d); d = filepath.Dir(d) {
+	for d := dir; within(root, d); d = filepath.Dir(d) {
 		for _, n := range names {
 			p := filepath.Join(d, n)
 			if st, err := os.Stat(p); err == nil && !st.IsDir() {
@@ -399,7 +399,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	if errors.As(err, &mp) && !strings.Contains(" "+hint+" ", " "+mp.Package+" ") && !strings.HasPrefix(hint, mp.Package+"@") {
 		hint = mp.Package // e.g. a Tailwind @plugin or a PostCSS plugin
 	}
-	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, displayPath(installDir)+string(filepath.Separator))
+	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, c.b.displayPath(installDir)+string(filepath.Separator))
 	var text string
 	loc := &api.Location{File: rel}
 	switch {
@@ -410,7 +410,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	case errors.As(err, &ce):
 		text = ce.Message
 		if ce.File != "" && ce.File != file {
-			text += " (in " + displayPath(ce.File) + ")"
+			text += " (in " + c.b.displayPath(ce.File) + ")"
 		}
 		if ce.Line == 0 && (ce.File == "" || ce.File == file) {
 			ce.Line, ce.Column = locateQuoted(src, ce.Message)

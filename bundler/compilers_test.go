@@ -35,15 +35,7 @@ func compilerModules(t *testing.T) string {
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, content := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	return root
 }
 
@@ -51,17 +43,62 @@ const testWidgetJSON = `{"title": "T", "description": "D", "entry": "%s"}`
 
 func widgetJSON(entry string) string { return strings.Replace(testWidgetJSON, "%s", entry, 1) }
 
-func assembleProject(t *testing.T, root string) (*Builder, error) {
+// testOptions are the options of an in-memory test build of the project at
+// root: no cache, no compression.
+func testOptions(root string) Options {
+	return Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true}
+}
+
+// assembleProject assembles opts in memory with a new Builder (closed when
+// the test ends) and returns the Builder, the output and the build's error.
+func assembleProject(t *testing.T, opts Options) (*Builder, *Output, error) {
 	t.Helper()
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
+	b, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(b.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	_, err = b.Assemble(ctx)
-	return b, err
+	out, err := b.Assemble(ctx)
+	return b, out, err
+}
+
+// assembleOK is assembleProject for a build that must succeed.
+func assembleOK(t *testing.T, opts Options) (*Builder, *Output) {
+	t.Helper()
+	b, out, err := assembleProject(t, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, out
+}
+
+// firstHTML is the HTML of the output's first widget.
+func firstHTML(out *Output) string { return string(out.Files[out.Manifest.Widgets[0].HTML]) }
+
+// writeProjectWith is writeProject with node_modules linked to modules.
+func writeProjectWith(t *testing.T, modules string, files map[string]string) string {
+	t.Helper()
+	root := writeProject(t, files)
+	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// fixtureModules is the node_modules of e2e/testdata/<fixture>, failing the
+// test unless it holds pkg.
+func fixtureModules(t *testing.T, fixture, pkg string) string {
+	t.Helper()
+	modules, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", fixture, "node_modules"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(modules, pkg, "package.json")); err != nil {
+		t.Fatalf("npm packages missing; run `npm ci` in %s", filepath.Dir(modules))
+	}
+	return modules
 }
 
 // Compile errors point at the line and column in the .vue/.svelte/.tsx/.css
@@ -100,11 +137,8 @@ func TestCompilerErrorsPointAtTheSource(t *testing.T) {
 			for k, v := range tc.extra {
 				files[k] = v
 			}
-			root := writeProject(t, files)
-			if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-				t.Fatal(err)
-			}
-			_, err := assembleProject(t, root)
+			root := writeProjectWith(t, modules, files)
+			_, _, err := assembleProject(t, testOptions(root))
 			diags := AsDiagnostics(err)
 			if len(diags) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
@@ -130,7 +164,7 @@ func TestMissingNodeNamesWidgetFileAndInstall(t *testing.T) {
 		"widgets/plain/App.svelte.d": "not a component",
 	})
 	t.Setenv("PATH", t.TempDir())
-	b, err := assembleProject(t, root)
+	b, _, err := assembleProject(t, testOptions(root))
 	if err == nil {
 		t.Fatal("build without Node succeeded")
 	}
@@ -172,7 +206,7 @@ func TestMissingPackageSaysWhatToInstallWhere(t *testing.T) {
 				"widgets/card/" + tc.file:    tc.content,
 				"widgets/card/tsconfig.json": `{}`,
 			})
-			_, err := assembleProject(t, root)
+			_, _, err := assembleProject(t, testOptions(root))
 			if err == nil {
 				t.Fatal("build without the package succeeded")
 			}
@@ -204,7 +238,7 @@ func TestPlainProjectNeverStartsNode(t *testing.T) {
 		}
 	}
 	t.Setenv("PATH", t.TempDir())
-	b, err := assembleProject(t, root)
+	b, _, err := assembleProject(t, testOptions(root))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,35 +251,23 @@ func TestPlainProjectNeverStartsNode(t *testing.T) {
 // an edit to a component shows up in the next build.
 func TestBuilderReusesOneNodeProcess(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"widgets/v/widget.json": widgetJSON("main.ts"),
 		"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
 		"widgets/v/App.vue":     "<template><p class=\"m\">first edit</p></template>\n<style scoped>.m { color: red; }</style>\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	ctx := context.Background()
-	out, err := b.Assemble(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if html := string(out.Files[out.Manifest.Widgets[0].HTML]); !strings.Contains(html, "first edit") || !strings.Contains(html, "color:red") {
+	b, out := assembleOK(t, testOptions(root))
+	if html := firstHTML(out); !strings.Contains(html, "first edit") || !strings.Contains(html, "color:red") {
 		t.Fatalf("first build lacks the component or its scoped style")
 	}
 	if err := os.WriteFile(filepath.Join(root, "widgets/v/App.vue"), []byte("<template><p>second edit</p></template>\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err = b.Assemble(ctx)
+	out, err := b.Assemble(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if html := string(out.Files[out.Manifest.Widgets[0].HTML]); !strings.Contains(html, "second edit") {
+	if html := firstHTML(out); !strings.Contains(html, "second edit") {
 		t.Fatalf("rebuild did not pick up the edit")
 	}
 	if n := b.compilers.node.Started(); n != 1 {
@@ -270,7 +292,7 @@ func TestStripJSONC(t *testing.T) {
 // excluded) plus the stylesheet's @source globs.
 func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"widgets/w/widget.json":  widgetJSON("main.ts"),
 		"widgets/w/main.ts":      "import \"./app.css\";\nimport { card } from \"../shared/card\";\ndocument.body.innerHTML = `<p class=\"text-lime-300\">${card}</p>`;\n",
 		"widgets/w/app.css":      "@import \"tailwindcss\";\n@source \"../extra/*.html\";\n",
@@ -278,19 +300,8 @@ func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
 		"widgets/shared/card.ts": "export const card = `<div class=\"bg-amber-200\"></div>`;\n",
 		"widgets/extra/a.html":   "<b class=\"underline-offset-8\"></b>\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	_, out := assembleOK(t, testOptions(root))
+	html := firstHTML(out)
 	for class, want := range map[string]bool{".text-lime-300{": true, ".bg-amber-200{": true, ".underline-offset-8{": true, ".text-fuchsia-900{": false} {
 		if strings.Contains(html, class) != want {
 			t.Errorf("CSS has %s: %v, want %v", class, !want, want)
@@ -303,7 +314,7 @@ func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
 // jsconfig.json (esbuild's own JSX, no Node).
 func TestComponentShapes(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"widgets/o/widget.json":   widgetJSON("main.ts"),
 		"widgets/o/main.ts":       "import { createApp } from \"vue\";\nimport A from \"./A.vue\";\ncreateApp(A).mount(\"#root\");\n",
 		"widgets/o/A.vue":         "<script lang=\"ts\">\nexport default { data() { return { n: 41 as number } } }\n</script>\n<template><p class=\"opt\">Options {{ n + 1 }}</p></template>\n<style scoped>.opt { color: rgb(1, 2, 3) }</style>\n",
@@ -314,18 +325,7 @@ func TestComponentShapes(t *testing.T) {
 		"widgets/p/jsconfig.json": `{"compilerOptions": {"jsx": "react-jsx", "jsxImportSource": "preact"}}`,
 		"widgets/p/main.jsx":      "import { render } from \"preact\";\nrender(<b>hi</b>, document.body);\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := assembleOK(t, testOptions(root))
 	html := map[string]string{}
 	for _, w := range out.Manifest.Widgets {
 		html[w.Name] = string(out.Files[w.HTML])
@@ -344,16 +344,13 @@ func TestComponentShapes(t *testing.T) {
 // A Tailwind @plugin that is not installed names that package, not Tailwind.
 func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"package.json":          `{"private": true}`,
 		"widgets/w/widget.json": widgetJSON("main.ts"),
 		"widgets/w/main.ts":     "import \"./app.css\";\n",
 		"widgets/w/app.css":     "@import \"tailwindcss\";\n@plugin \"@tailwindcss/not-installed\";\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	_, err := assembleProject(t, root)
+	_, _, err := assembleProject(t, testOptions(root))
 	if err == nil || !strings.Contains(err.Error(), "run `npm install -D @tailwindcss/not-installed` in "+root+string(filepath.Separator)) {
 		t.Fatalf("err = %v", err)
 	}
@@ -363,33 +360,16 @@ func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
 // nearest tailwind.config.js are enough (content globs relative to the
 // project root, as with Vite run from there).
 func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
-	modules, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "tailwind3", "node_modules"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(modules, "tailwindcss", "package.json")); err != nil {
-		t.Fatalf("npm packages missing; run `npm ci` in %s", filepath.Dir(modules))
-	}
+	modules := fixtureModules(t, "tailwind3", "tailwindcss")
 	compilerModules(t) // Node present
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"tailwind.config.js":    "module.exports = { content: [\"./widgets/**/*.ts\"], theme: { extend: { colors: { ocean: \"#1d4e89\" } } } };\n",
 		"widgets/w/widget.json": widgetJSON("main.ts"),
 		"widgets/w/main.ts":     "import \"./s.css\";\ndocument.body.innerHTML = `<p class=\"text-ocean\">x</p>`;\n",
 		"widgets/w/s.css":       "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	_, out := assembleOK(t, testOptions(root))
+	html := firstHTML(out)
 	if !strings.Contains(html, ".text-ocean{") || strings.Contains(html, "@tailwind") {
 		t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
 	}
@@ -399,23 +379,12 @@ func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
 // their place in the component.
 func TestCompilerWarningsAreBuildWarnings(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"widgets/s/widget.json": widgetJSON("main.ts"),
 		"widgets/s/main.ts":     "import A from \"./A.svelte\";\nconsole.log(A);\n",
 		"widgets/s/A.svelte":    "<p>hi</p>\n<img src=\"a.png\">\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := assembleOK(t, testOptions(root))
 	for _, d := range out.Warnings {
 		if strings.HasSuffix(d.File, filepath.Join("widgets", "s", "A.svelte")) && d.Line == 2 && d.Column == 1 && strings.Contains(d.Message, "a11y_missing_attribute") && d.Warning {
 			return
@@ -436,15 +405,7 @@ func TestExamplesBuildWithoutNode(t *testing.T) {
 	}
 	t.Setenv("PATH", t.TempDir())
 	root := t.TempDir()
-	b, err := New(Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, out := assembleOK(t, Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
 	if len(out.Manifest.Widgets) < 3 || b.compilers.node.Started() != 0 || b.compilers.usedNode() {
 		t.Fatalf("%d widgets, Node started %d times", len(out.Manifest.Widgets), b.compilers.node.Started())
 	}
@@ -453,33 +414,16 @@ func TestExamplesBuildWithoutNode(t *testing.T) {
 // With a postcss.config, a CSS module still goes through PostCSS and stays a
 // CSS module (local class names exported to the script).
 func TestPostCSSKeepsCSSModules(t *testing.T) {
-	modules, err := filepath.Abs(filepath.Join("..", "e2e", "testdata", "tailwind3", "node_modules"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(modules, "postcss", "package.json")); err != nil {
-		t.Fatalf("npm packages missing; run `npm ci` in %s", filepath.Dir(modules))
-	}
+	modules := fixtureModules(t, "tailwind3", "postcss")
 	compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"postcss.config.js":         "module.exports = { plugins: { autoprefixer: {} } };\n",
 		"widgets/w/widget.json":     widgetJSON("main.ts"),
 		"widgets/w/main.ts":         "import styles from \"./card.module.css\";\ndocument.body.className = styles.card;\n",
 		"widgets/w/card.module.css": ".card { user-select: none; color: rgb(9, 8, 7); }\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	b, out := assembleOK(t, testOptions(root))
+	html := firstHTML(out)
 	local := regexp.MustCompile(`\.([A-Za-z_][\w-]*)\{[^}]*user-select:none;color:#090807`).FindStringSubmatch(html)
 	if local == nil || local[1] == "card" || !strings.Contains(html, `card:"`+local[1]+`"`) {
 		t.Fatalf("CSS module lost its local class name through PostCSS")
@@ -493,25 +437,14 @@ func TestPostCSSKeepsCSSModules(t *testing.T) {
 // is compiled by Tailwind, as @tailwindcss/vite does for style blocks.
 func TestTailwindInComponentStyle(t *testing.T) {
 	modules := compilerModules(t)
-	root := writeProject(t, map[string]string{
+	root := writeProjectWith(t, modules, map[string]string{
 		"widgets/v/widget.json": widgetJSON("main.ts"),
 		"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport \"./app.css\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
 		"widgets/v/app.css":     "@import \"tailwindcss\";\n@theme { --color-brand: #123456; }\n",
 		"widgets/v/App.vue":     "<template><p class=\"tag\">hi</p></template>\n<style scoped>\n@reference \"./app.css\";\n.tag { @apply text-brand underline; }\n</style>\n",
 	})
-	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
-	b, err := New(Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	html := string(out.Files[out.Manifest.Widgets[0].HTML])
+	_, out := assembleOK(t, testOptions(root))
+	html := firstHTML(out)
 	if !regexp.MustCompile(`\.tag\[data-v-[0-9a-f]{8}\]\{color:var\(--color-brand[^)]*\);text-decoration-line:underline\}`).MatchString(html) || strings.Contains(html, "@apply") {
 		t.Fatalf("the <style> block's @apply was not compiled by Tailwind")
 	}

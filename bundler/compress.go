@@ -259,15 +259,31 @@ func encode(enc string, data []byte) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// precompress fills in the encodings of every compressible file, in
-// parallel across cores, reusing cached encodings. When skip is true no
-// compression is done (dev builds).
+// precompress fills in the encodings of every compressible file of at least
+// minCompressSize bytes (widget HTML only with precompressHTML; retained
+// files keep theirs), in parallel across cores, reusing cached encodings,
+// and keeps an encoding only when it saves more than maxCompressRatio
+// allows. A NoCompress build does not call it.
 func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
-	type job struct {
-		f   *distFile
-		enc string
+	jobs := b.compressJobs(files)
+	results, err := b.runCompressJobs(ctx, jobs)
+	if err != nil {
+		return err
 	}
-	var jobs []job
+	keepEncodings(jobs, results)
+	return nil
+}
+
+// compressJob is one encoding of one file.
+type compressJob struct {
+	f   *distFile
+	enc string
+}
+
+// compressJobs lists the encodings precompress makes, biggest file first so
+// the slowest jobs start early.
+func (b *Builder) compressJobs(files []*distFile) []compressJob {
+	var jobs []compressJob
 	for _, f := range files {
 		if f.source != nil || !compressible(f.ContentType) || len(f.data) < minCompressSize {
 			continue // retained files keep their encodings
@@ -276,39 +292,27 @@ func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
 			continue // reaches hosts as resources/read text, not over HTTP
 		}
 		for _, enc := range encodingOrder {
-			jobs = append(jobs, job{f, enc})
+			jobs = append(jobs, compressJob{f, enc})
 		}
 	}
-	// Biggest first, so the slowest jobs start early.
 	sort.SliceStable(jobs, func(i, j int) bool { return len(jobs[i].f.data) > len(jobs[j].f.data) })
+	return jobs
+}
+
+// runCompressJobs encodes every job on GOMAXPROCS workers, taking what the
+// cache has, and returns the encoded bytes by job. It stops handing out
+// jobs when ctx ends.
+func (b *Builder) runCompressJobs(ctx context.Context, jobs []compressJob) ([][]byte, error) {
 	results := make([][]byte, len(jobs))
 	errs := make([]error, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	workers := runtime.GOMAXPROCS(0)
-	for w := 0; w < workers; w++ {
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				j := jobs[i]
-				if cached := b.cache.get(j.f.SHA256, j.enc); cached != nil {
-					results[i] = cached
-					b.cache.mu.Lock()
-					b.cache.hits++
-					b.cache.mu.Unlock()
-					continue
-				}
-				out, err := encode(j.enc, j.f.data)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				b.cache.put(j.f.SHA256, j.enc, out)
-				b.cache.mu.Lock()
-				b.cache.misses++
-				b.cache.mu.Unlock()
-				results[i] = out
+				results[i], errs[i] = b.encodeCached(jobs[i])
 			}
 		}()
 	}
@@ -325,13 +329,41 @@ feed:
 	close(next)
 	wg.Wait()
 	if cancelled != nil {
-		return cancelled
+		return nil, cancelled
 	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// encodeCached returns the job's encoding from the cache, or encodes it and
+// caches the result, counting hits and misses for the build summary.
+func (b *Builder) encodeCached(j compressJob) ([]byte, error) {
+	if cached := b.cache.get(j.f.SHA256, j.enc); cached != nil {
+		b.cache.mu.Lock()
+		b.cache.hits++
+		b.cache.mu.Unlock()
+		return cached, nil
+	}
+	out, err := encode(j.enc, j.f.data)
+	if err != nil {
+		return nil, err
+	}
+	b.cache.put(j.f.SHA256, j.enc, out)
+	b.cache.mu.Lock()
+	b.cache.misses++
+	b.cache.mu.Unlock()
+	return out, nil
+}
+
+// keepEncodings sets each compressed file's encodings, in encodingOrder,
+// leaving out an encoding larger than maxCompressRatio of the file.
+func keepEncodings(jobs []compressJob, results [][]byte) {
 	byFile := map[*distFile]map[string][]byte{}
 	for i, j := range jobs {
-		if errs[i] != nil {
-			return errs[i]
-		}
 		if byFile[j.f] == nil {
 			byFile[j.f] = map[string][]byte{}
 		}
@@ -347,7 +379,6 @@ feed:
 			f.encoded[enc] = data
 		}
 	}
-	return nil
 }
 
 func sha256Hex(data []byte) string {

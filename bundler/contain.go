@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // A build reads only files inside the project, so a CI that builds an
@@ -35,10 +37,11 @@ import (
 
 // containment is the set of folders a build may read from.
 type containment struct {
-	root    string   // project root, real path
-	roots   []string // root and the widgets folder when outside it, real paths
-	outside []string // allowOutside folders, real paths
-	maxSize int64    // largest source file, bytes
+	display displaypath.Base // how messages show paths
+	root    string           // project root, real path
+	roots   []string         // root and the widgets folder when outside it, real paths
+	outside []string         // allowOutside folders, real paths
+	maxSize int64            // largest source file, bytes
 
 	mu      sync.Mutex
 	modules map[string]bool   // real paths of node_modules folders allowed
@@ -66,8 +69,9 @@ func (c *containment) realDir(dir string) string {
 }
 
 // newContainment resolves the project root, the widgets folder and the
-// allowOutside folders (relative to the root) to real paths.
-func newContainment(root, widgetsDir string, allowOutside []string, maxSize int64) (*containment, error) {
+// allowOutside folders (relative to the root) to real paths. Its messages
+// show paths through display.
+func newContainment(root, widgetsDir string, allowOutside []string, maxSize int64, display displaypath.Base) (*containment, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
@@ -75,7 +79,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 	if maxSize <= 0 {
 		maxSize = defaultMaxSourceSize
 	}
-	c := &containment{root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
+	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
 	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
 		c.roots = append(c.roots, wd)
 	}
@@ -207,7 +211,7 @@ func (c *containment) check(spec, p, named string) error {
 		}
 		if named = filepath.Clean(named); named != real {
 			if r, err := filepath.EvalSymlinks(named); err == nil && r == real {
-				via = fmt.Sprintf(" through a symlink at %s", displayPath(named))
+				via = fmt.Sprintf(" through a symlink at %s", c.display.Show(named))
 			}
 		}
 		what := "this import"
@@ -220,8 +224,6 @@ func (c *containment) check(spec, p, named string) error {
 	return c.checkSize(spec, real)
 }
 
-// realFile is the real path of p: its folder's (cached) real path, and p
-// itself followed when it is a symlink.
 // allowsFile reports whether the existing file p, by its real path, lies
 // where a build may read (false when p does not exist).
 func (c *containment) allowsFile(p string) bool {
@@ -229,6 +231,8 @@ func (c *containment) allowsFile(p string) bool {
 	return err == nil && c.allows(real)
 }
 
+// realFile is the real path of p: its folder's (cached) real path, and p
+// itself followed when it is a symlink.
 func (c *containment) realFile(p string) (string, error) {
 	st, err := os.Lstat(p)
 	if err != nil {
@@ -270,10 +274,10 @@ func (c *containment) plugin() api.Plugin {
 // the project, e.g. a symlinked folder, and an entry over the size limit.
 func (c *containment) checkWidget(w *widget) error {
 	if err := c.check(filepath.Base(w.Dir), w.Dir, ""); err != nil {
-		return limitDiag(displayPath(w.Dir), 0, 0, &limitError{codeOf(err), "widget folder " + err.Error()})
+		return limitDiag(c.display.Show(w.Dir), 0, 0, &limitError{codeOf(err), "widget folder " + err.Error()})
 	}
 	if err := c.check(w.Config.Entry, w.Entry, ""); err != nil {
-		return limitDiag(displayPath(w.Entry), 0, 0, &limitError{codeOf(err), "entry " + err.Error()})
+		return limitDiag(c.display.Show(w.Entry), 0, 0, &limitError{codeOf(err), "entry " + err.Error()})
 	}
 	return nil
 }

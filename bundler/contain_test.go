@@ -240,15 +240,7 @@ func TestWidgetsFolderOutsideRoot(t *testing.T) {
 		"ui/v/widget.json":                   `{"title":"V"}`,
 		"ui/v/index.ts":                      "import { x } from \"uipkg\";\ndocument.body.textContent = x;\n",
 	})
-	b, err := New(Options{Root: root, WidgetsDir: filepath.Join(top, "ui"), NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, out := assembleOK(t, Options{Root: root, WidgetsDir: filepath.Join(top, "ui"), NoCache: true})
 	if !outputHas(out, "from the widgets folder node_modules") {
 		t.Error("package not bundled")
 	}
@@ -267,14 +259,7 @@ func TestRebuildSeesNewSymlink(t *testing.T) {
 		"widgets/w/index.ts":     "import t from \"./lib/data.txt\" with { type: \"text\" };\ndocument.body.textContent = t;\n",
 		"widgets/w/lib/data.txt": "harmless",
 	})
-	b, err := New(Options{Root: root, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	if _, err := b.Assemble(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	b, _ := assembleOK(t, Options{Root: root, NoCache: true})
 	if err := os.RemoveAll(filepath.Join(root, "widgets/w/lib")); err != nil {
 		t.Fatal(err)
 	}
@@ -297,12 +282,7 @@ func TestOutsideAssetExternalMode(t *testing.T) {
 		"widgets/w/s.css":    "body { background: url(../../../secret/img.png) }\n",
 	})
 	t.Chdir(root)
-	b, err := New(Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	_, err = b.Assemble(context.Background())
+	_, _, err := assembleProject(t, Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com"})
 	d := AsDiagnostics(err)
 	if len(d) != 1 || d[0].Code != CodeOutsideProject || d[0].File != "widgets/w/s.css" || d[0].Line != 1 || d[0].Column != 20 {
 		t.Fatalf("want one outside-project error at s.css:1:20, got %v", err)
@@ -429,5 +409,30 @@ func TestHTMLBudget(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "dist")); !os.IsNotExist(err) {
 		t.Errorf("strict failure wrote dist/: %v", err)
+	}
+}
+
+// TestWithin: containment is by path element, so a name that merely starts
+// with ".." ("..foo") is inside, and a sibling sharing a prefix is not.
+func TestWithin(t *testing.T) {
+	base := filepath.FromSlash("/p/project")
+	for _, tc := range []struct {
+		p    string
+		want bool
+	}{
+		{"/p/project", true},
+		{"/p/project/widgets/a", true},
+		{"/p/project/..foo", true},
+		{"/p/project/..foo/bar.css", true},
+		{"/p/project/.hidden", true},
+		{"/p", false},
+		{"/p/other", false},
+		{"/p/project-2", false},
+		{"/p/project/../other", false},
+		{"relative", false},
+	} {
+		if got := within(base, filepath.FromSlash(tc.p)); got != tc.want {
+			t.Errorf("within(%q, %q) = %v, want %v", base, tc.p, got, tc.want)
+		}
 	}
 }

@@ -10,9 +10,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/displaypath"
+	"github.com/widgetd/widgetd/internal/distpath"
 )
 
 // distFile is one file of the dist/ being assembled.
@@ -40,23 +41,23 @@ type previousDist struct {
 
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
-func readPrevious(dir string) (*previousDist, *Diagnostic) {
+func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
 	data, err := os.ReadFile(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: fmt.Sprintf("previous manifest unreadable (%v); old builds will not be retained", err)}
 	}
 	var m assets.Manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != assets.ManifestVersion {
-		return nil, &Diagnostic{File: displayPath(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
 	}
 	p := &previousDist{dir: dir, manifest: &m, files: map[string]assets.File{}}
 	for _, f := range m.Files {
-		if !safeRelPath(f.Path) {
+		if !distpath.Valid(f.Path) {
 			continue
 		}
 		p.files[f.Path] = f
@@ -64,15 +65,16 @@ func readPrevious(dir string) (*previousDist, *Diagnostic) {
 	return p, nil
 }
 
-// encoding returns a previous file's encoded bytes when they still match the
-// recorded hash; used as the compression cache of a rebuild.
+// encodingBySum returns the encoded bytes (enc) of a previous file whose
+// identity SHA-256 is sum, when they still match the recorded hash; used as
+// the compression cache of a rebuild.
 func (p *previousDist) encodingBySum(sum, enc string) []byte {
 	for _, f := range p.files {
 		if f.SHA256 != sum {
 			continue
 		}
 		for _, e := range f.Encodings {
-			if e.Name != enc || !safeRelPath(e.Path) {
+			if e.Name != enc || !distpath.Valid(e.Path) {
 				continue
 			}
 			data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
@@ -82,14 +84,6 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 		}
 	}
 	return nil
-}
-
-// safeRelPath reports whether p is a clean relative slash path inside dist/.
-func safeRelPath(p string) bool {
-	if p == "" || strings.HasPrefix(p, "/") || strings.Contains(p, "\\") || strings.ContainsRune(p, 0) {
-		return false
-	}
-	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) == p && p != ".." && !strings.HasPrefix(p, "../")
 }
 
 // retain merges the previous dist's builds into m (newest first, at most

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // viteMode is the mode of a widgetd build, as `vite build`'s default.
@@ -29,7 +31,7 @@ type viteEnv struct {
 
 // loadViteEnv reads dir's .env files. A file that does not parse fails the
 // build with file:line.
-func loadViteEnv(dir, base string, environ []string) (*viteEnv, error) {
+func loadViteEnv(dir, base string, environ []string, display displaypath.Base) (*viteEnv, error) {
 	raw := map[string]string{} // unexpanded values; later files win
 	for _, name := range envFiles {
 		file := filepath.Join(dir, name)
@@ -38,9 +40,9 @@ func loadViteEnv(dir, base string, environ []string) (*viteEnv, error) {
 			if os.IsNotExist(err) {
 				continue
 			}
-			return nil, fmt.Errorf("read %s: %w", displayPath(file), unwrapPathErr(err))
+			return nil, fmt.Errorf("read %s: %w", display.Show(file), unwrapPathErr(err))
 		}
-		vars, err := parseDotEnv(displayPath(file), data)
+		vars, err := parseDotEnv(display.Show(file), data)
 		if err != nil {
 			return nil, err
 		}
@@ -262,7 +264,7 @@ func (b *Builder) loadEnv() error {
 	if b.publicURL != "" {
 		base = b.publicURL + "/"
 	}
-	e, err := loadViteEnv(b.projectDir(), base, os.Environ())
+	e, err := loadViteEnv(b.projectDir(), base, os.Environ(), b.display)
 	if err != nil {
 		return err
 	}

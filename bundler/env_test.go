@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // TestViteEnv checks Vite's .env rules: file precedence (.env < .env.local <
@@ -26,7 +28,7 @@ func TestViteEnv(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, err := loadViteEnv(dir, "/", []string{"VITE_B=from-process", "PATH=/bin"})
+	e, err := loadViteEnv(dir, "/", []string{"VITE_B=from-process", "PATH=/bin"}, displaypath.WorkingDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +73,7 @@ func TestViteEnvErrors(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := loadViteEnv(dir, "/", nil)
+		_, err := loadViteEnv(dir, "/", nil, displaypath.WorkingDir())
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.body, err, tc.want)
 		}

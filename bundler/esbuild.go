@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -16,10 +15,11 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/namespace"
 )
 
 const (
-	entryNamespace  = "widgetd-entry"
+	entryNamespace  = namespace.Entry
 	bridgeNamespace = "widgetd-bridge"
 	// resolveDirMark separates a bridge module's path from the folder its
 	// bare imports resolve from.
@@ -38,7 +38,10 @@ func defaultTargets() []string {
 	return []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
 }
 
-// assetLoaders maps file extensions to the loader used for non-code imports.
+// assetExts are the extensions of the non-code files a widget may import
+// (images, fonts, media, wasm): esbuild emits them as hashed files when the
+// build has a public URL, else as data: URLs, and always as data: URLs in a
+// file bundled on its own (bundleSeparately).
 var assetExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ico", ".bmp", ".svg",
 	".woff", ".woff2", ".ttf", ".otf", ".eot", ".mp3", ".mp4", ".webm", ".ogg", ".wav", ".wasm"}
 
@@ -319,13 +322,13 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 			file, _, _ = strings.Cut(file, resolveDirMark)
 			file = "widgetd bridge: " + file
 		} else if w := b.inlineScriptWidget(file); w != nil {
-			file = displayPath(w.Entry)
+			file = b.displayPath(w.Entry)
 		} else if ns == entryNamespace {
 			if w := b.widgetByName(file); w != nil {
-				file = displayPath(w.Entry)
+				file = b.displayPath(w.Entry)
 			}
 		} else {
-			file = displayPath(filepath.Join(b.root, file))
+			file = b.displayPath(filepath.Join(b.root, file))
 		}
 		d.File = file
 		d.Line = m.Location.Line
@@ -340,17 +343,9 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 	return d
 }
 
-// displayPath shows p relative to the working directory when it is below it.
-func displayPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-		return rel
-	}
-	return p
-}
+// displayPath shows p as messages name it: relative to the working
+// directory New saw, when p is below it.
+func (b *Builder) displayPath(p string) string { return b.display.Show(p) }
 
 // widgetAssets returns, sorted, the non-JS/CSS outputs that a widget's JS or
 // CSS refers to by name.

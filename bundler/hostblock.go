@@ -50,7 +50,7 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 			"widget %q compiles code from a string at run time (eval or new Function), which the spec CSP blocks (no 'unsafe-eval'); avoid the construct or the package that uses it (zod: z.config({ jitless: true }))", name)})
 	}
 	if b.publicURL != "" && bundle.hasWorkerFile(js) {
-		out = append(out, Diagnostic{File: displayPath(w.Entry), Warning: true, Message: fmt.Sprintf(
+		out = append(out, Diagnostic{File: b.displayPath(w.Entry), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from %s: browsers start a Worker only from the page's own origin, so it runs where the host renders the widget from that origin, and fails (SecurityError) on a host's sandbox origin; keep a main-thread fallback", name, b.publicURL)})
 	}
 	return out
@@ -159,9 +159,9 @@ func (b *Builder) inputsMatching(in []string, match func([]byte) bool) []string 
 // many more), or the widget's entry when none is known.
 func (b *Builder) shownInput(srcs []string, w *widget) string {
 	if len(srcs) == 0 {
-		return displayPath(w.Entry)
+		return b.displayPath(w.Entry)
 	}
-	s := displayPath(filepath.Join(b.root, filepath.FromSlash(srcs[0])))
+	s := b.displayPath(filepath.Join(b.root, filepath.FromSlash(srcs[0])))
 	if len(srcs) > 1 {
 		s += fmt.Sprintf(" (and %d more)", len(srcs)-1)
 	}

@@ -1,7 +1,6 @@
 package bundler
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -44,22 +43,8 @@ func TestHostBlockWarnings(t *testing.T) {
 		}, "", "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{"widgets/w/widget.json": `{}`}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			writeFiles(t, root, files)
-			t.Chdir(root)
-			b, err := New(Options{Root: root, NoCache: true, PublicURL: tc.publicURL})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			out, err := b.Assemble(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			root := oneWidgetProject(t, tc.files)
+			_, out := assembleOK(t, Options{Root: root, NoCache: true, PublicURL: tc.publicURL})
 			if tc.want == "" {
 				if len(out.Warnings) > 0 {
 					t.Errorf("warnings for a widget hosts accept: %v", out.Warnings)

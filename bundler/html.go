@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tdewolff/minify/v2"
 	minhtml "github.com/tdewolff/minify/v2/html"
@@ -27,7 +26,7 @@ type htmlEntry struct {
 	// inlineScripts are the texts of inline <script type="module"> elements;
 	// imports name them as inlineScriptImport(i).
 	inlineScripts []string
-	// head and tail surround the insertion point of the bundled JS and CSS.
+	// before and after surround the insertion point of the bundled JS and CSS.
 	before, after []byte
 }
 
@@ -52,6 +51,21 @@ func isLocalURL(u string) bool {
 // project's widgets, say), as Vite allows anything under its root, and must
 // pass the build's containment c (real paths, symlinks resolved).
 func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment) (*htmlEntry, error) {
+	data, err := readHTMLEntry(file, display, c)
+	if err != nil {
+		return nil, err
+	}
+	p := &htmlEntryParser{data: data, display: display, htmlDir: filepath.Dir(file), widgetDir: widgetDir, projectDir: projectDir,
+		c: c, e: &htmlEntry{}, insertAt: -1, inlineScript: -1}
+	if err := p.scan(); err != nil {
+		return nil, err
+	}
+	return p.entry()
+}
+
+// readHTMLEntry reads an HTML entry within the size limit and checks that it
+// is UTF-8 (after a byte order mark).
+func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
 	if err := c.checkSize(filepath.Base(file), file); err != nil {
 		return nil, limitDiag(display, 0, 0, err)
 	}
@@ -59,36 +73,45 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment)
 	if err != nil {
 		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
-	if err := checkUTF8(display, data); err != nil {
+	if err := checkUTF8(display, bytes.TrimPrefix(data, utf8BOM)); err != nil {
 		return nil, err
 	}
-	htmlDir := filepath.Dir(file)
-	e := &htmlEntry{}
-	var out bytes.Buffer
-	insertAt := -1
-	l := lexhtml.NewLexer(parse.NewInputBytes(data))
+	return data, nil
+}
+
+// htmlEntryParser is one parseHTMLEntry run: it copies the document's tokens
+// to out, except the tags it takes out of it (into e).
+type htmlEntryParser struct {
+	data                           []byte // the HTML file
+	display                        string // the file as messages show it
+	htmlDir, widgetDir, projectDir string
+	c                              *containment
+
+	e        *htmlEntry
+	out      bytes.Buffer // the document without the removed tags
+	insertAt int          // offset in out of the first removed tag, -1 before one
+	cur      *htmlTag     // the start tag being read, nil between tags
+	// skipUntilScriptEnd drops everything up to the </script> of a removed
+	// script; inlineScript is the offset of an inline module script's text,
+	// while in one, else -1.
+	skipUntilScriptEnd bool
+	inlineScript       int
+}
+
+// htmlTag is a start tag as read: its name, attributes (unquoted and
+// unescaped) with their offsets, and its bytes as written.
+type htmlTag struct {
+	name  string
+	start int
+	attrs map[string]string
+	pos   map[string]int
+	raw   bytes.Buffer
+}
+
+// scan lexes the document token by token.
+func (p *htmlEntryParser) scan() error {
+	l := lexhtml.NewLexer(parse.NewInputBytes(p.data))
 	offset := 0
-	type tag struct {
-		name  string
-		start int
-		attrs map[string]string
-		pos   map[string]int
-		raw   bytes.Buffer
-	}
-	var cur *tag
-	skipUntilScriptEnd := false
-	inlineScript := -1 // offset of an inline module script's text, while in one
-	errAt := func(off int, format string, args ...any) error {
-		l, c, src := lineCol(data, off)
-		d := diagErr(display, l, c, format, args...)
-		d.Diagnostics[0].Source = src
-		if len(args) == 1 {
-			if err, ok := args[0].(error); ok {
-				d.Diagnostics[0].Code = codeOf(err)
-			}
-		}
-		return d
-	}
 	for {
 		tt, tok := l.Next()
 		if tt == lexhtml.ErrorToken {
@@ -96,104 +119,150 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment)
 		}
 		start := offset
 		offset += len(tok)
-		switch tt {
-		case lexhtml.StartTagToken:
-			cur = &tag{name: strings.ToLower(string(l.Text())), start: start, attrs: map[string]string{}, pos: map[string]int{}}
-			cur.raw.Write(tok)
-			continue
-		case lexhtml.AttributeToken:
-			if cur != nil {
-				k := strings.ToLower(string(l.AttrKey()))
-				v := string(l.AttrVal())
-				if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
-					v = v[1 : len(v)-1]
-				}
-				cur.attrs[k] = html.UnescapeString(v)
-				cur.pos[k] = start + bytes.IndexByte(tok, tok[bytes.IndexFunc(tok, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' })])
-				cur.raw.Write(tok)
-				continue
-			}
-		case lexhtml.StartTagCloseToken, lexhtml.StartTagVoidToken:
-			if cur != nil {
-				cur.raw.Write(tok)
-				t := cur
-				cur = nil
-				removed := false
-				switch {
-				case t.name == "script" && t.attrs["src"] != "" && isLocalURL(t.attrs["src"]):
-					if t.attrs["type"] != "module" {
-						return nil, errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
-					}
-					spec, err := localImport(t.attrs["src"], htmlDir, widgetDir, projectDir, c)
-					if err != nil {
-						return nil, errAt(t.pos["src"], "%v", err)
-					}
-					e.imports = append(e.imports, spec)
-					removed, skipUntilScriptEnd = true, true
-				case t.name == "script" && t.attrs["type"] == "module" && !hasAttr(t.attrs, "src"):
-					// Vite bundles inline module scripts; so does widgetd,
-					// as a module in the HTML file's folder.
-					e.imports = append(e.imports, inlineScriptImport(len(e.inlineScripts)))
-					e.inlineScripts = append(e.inlineScripts, "")
-					removed, skipUntilScriptEnd, inlineScript = true, true, offset
-				case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
-					spec, err := localImport(t.attrs["href"], htmlDir, widgetDir, projectDir, c)
-					if err != nil {
-						return nil, errAt(t.pos["href"], "%v", err)
-					}
-					e.imports = append(e.imports, spec)
-					removed = true
-				case t.name == "link" && hasToken(t.attrs["rel"], "modulepreload") && isLocalURL(t.attrs["href"]):
-					removed = true // bundled away
-				}
-				if removed {
-					if insertAt < 0 {
-						insertAt = out.Len()
-					}
-					continue
-				}
-				out.Write(t.raw.Bytes())
-				continue
-			}
-		case lexhtml.EndTagToken:
-			if skipUntilScriptEnd && strings.EqualFold(string(l.Text()), "script") {
-				skipUntilScriptEnd, inlineScript = false, -1
-				continue
-			}
-		case lexhtml.TextToken:
-			if inlineScript >= 0 {
-				cur := &e.inlineScripts[len(e.inlineScripts)-1]
-				if *cur == "" {
-					// Pad so that esbuild's line:col in the script are the
-					// line:col in the HTML file.
-					line, col, _ := lineCol(data, start)
-					*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
-				}
-				*cur += string(tok)
-				continue
-			}
-			if skipUntilScriptEnd {
-				if len(bytes.TrimSpace(tok)) > 0 {
-					return nil, errAt(start, "a <script src> must be empty; move this code into the module it loads")
-				}
-				continue
-			}
+		keep, err := p.token(l, tt, tok, start, offset)
+		if err != nil {
+			return err
 		}
-		out.Write(tok)
+		if keep {
+			p.out.Write(tok)
+		}
 	}
 	if err := l.Err(); err != nil && err.Error() != "EOF" {
-		return nil, errAt(offset, "cannot parse HTML: %v", err)
+		return p.errAt(offset, "cannot parse HTML: %v", err)
 	}
-	hasScript := false
-	for _, imp := range e.imports {
-		if !strings.HasSuffix(strings.ToLower(imp), ".css") && !strings.HasSuffix(strings.ToLower(imp), ".scss") {
-			hasScript = true
+	return nil
+}
+
+// token takes one token at data[start:end], reporting whether it stays in
+// the document as it is.
+func (p *htmlEntryParser) token(l *lexhtml.Lexer, tt lexhtml.TokenType, tok []byte, start, end int) (keep bool, err error) {
+	switch tt {
+	case lexhtml.StartTagToken:
+		p.cur = &htmlTag{name: strings.ToLower(string(l.Text())), start: start, attrs: map[string]string{}, pos: map[string]int{}}
+		p.cur.raw.Write(tok)
+		return false, nil
+	case lexhtml.AttributeToken:
+		if p.cur != nil {
+			p.cur.addAttr(l, tok, start)
+			return false, nil
 		}
+	case lexhtml.StartTagCloseToken, lexhtml.StartTagVoidToken:
+		if p.cur != nil {
+			p.cur.raw.Write(tok)
+			t := p.cur
+			p.cur = nil
+			return false, p.closeTag(t, end)
+		}
+	case lexhtml.EndTagToken:
+		if p.skipUntilScriptEnd && strings.EqualFold(string(l.Text()), "script") {
+			p.skipUntilScriptEnd, p.inlineScript = false, -1
+			return false, nil
+		}
+	case lexhtml.TextToken:
+		return p.text(tok, start)
 	}
-	if !hasScript {
-		return nil, errAt(0, "no <script type=\"module\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
+	return true, nil
+}
+
+// addAttr records the attribute token tok at offset start.
+func (t *htmlTag) addAttr(l *lexhtml.Lexer, tok []byte, start int) {
+	k := strings.ToLower(string(l.AttrKey()))
+	v := string(l.AttrVal())
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		v = v[1 : len(v)-1]
 	}
-	doc := out.Bytes()
+	t.attrs[k] = html.UnescapeString(v)
+	t.pos[k] = start + bytes.IndexByte(tok, tok[bytes.IndexFunc(tok, func(r rune) bool { return r != ' ' && r != '\t' && r != '\n' && r != '\r' })])
+	t.raw.Write(tok)
+}
+
+// closeTag ends start tag t (its last byte at end): it is either taken out
+// of the document, marking where the bundle goes, or written as it was.
+func (p *htmlEntryParser) closeTag(t *htmlTag, end int) error {
+	removed, err := p.take(t, end)
+	if err != nil {
+		return err
+	}
+	if !removed {
+		p.out.Write(t.raw.Bytes())
+	} else if p.insertAt < 0 {
+		p.insertAt = p.out.Len()
+	}
+	return nil
+}
+
+// take takes a local module script, inline module script, stylesheet link or
+// module preload out of the document, reporting whether it did.
+func (p *htmlEntryParser) take(t *htmlTag, end int) (bool, error) {
+	switch {
+	case t.name == "script" && t.attrs["src"] != "" && isLocalURL(t.attrs["src"]):
+		if t.attrs["type"] != "module" {
+			return false, p.errAt(t.pos["src"], "local script %q must be <script type=\"module\" src=…> so it can be bundled", t.attrs["src"])
+		}
+		if err := p.addImport(t, "src"); err != nil {
+			return false, err
+		}
+		p.skipUntilScriptEnd = true
+	case t.name == "script" && t.attrs["type"] == "module" && !hasAttr(t.attrs, "src"):
+		// Vite bundles inline module scripts; so does widgetd,
+		// as a module in the HTML file's folder.
+		p.e.imports = append(p.e.imports, inlineScriptImport(len(p.e.inlineScripts)))
+		p.e.inlineScripts = append(p.e.inlineScripts, "")
+		p.skipUntilScriptEnd, p.inlineScript = true, end
+	case t.name == "link" && hasToken(t.attrs["rel"], "stylesheet") && isLocalURL(t.attrs["href"]):
+		if err := p.addImport(t, "href"); err != nil {
+			return false, err
+		}
+	case t.name == "link" && hasToken(t.attrs["rel"], "modulepreload") && isLocalURL(t.attrs["href"]):
+		// bundled away
+	default:
+		return false, nil
+	}
+	return true, nil
+}
+
+// addImport adds the file that attribute attr of t names to the imports.
+func (p *htmlEntryParser) addImport(t *htmlTag, attr string) error {
+	spec, err := localImport(t.attrs[attr], p.htmlDir, p.widgetDir, p.projectDir, p.c)
+	if err != nil {
+		return p.errAt(t.pos[attr], "%v", err)
+	}
+	p.e.imports = append(p.e.imports, spec)
+	return nil
+}
+
+// text takes a text token at offset start: the text of an inline module
+// script goes to the entry, the (blank) body of a removed <script src> is
+// dropped, other text stays.
+func (p *htmlEntryParser) text(tok []byte, start int) (keep bool, err error) {
+	if p.inlineScript >= 0 {
+		cur := &p.e.inlineScripts[len(p.e.inlineScripts)-1]
+		if *cur == "" {
+			// Pad so that esbuild's line:col in the script are the
+			// line:col in the HTML file.
+			line, col, _ := lineCol(p.data, start)
+			*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
+		}
+		*cur += string(tok)
+		return false, nil
+	}
+	if p.skipUntilScriptEnd {
+		if len(bytes.TrimSpace(tok)) > 0 {
+			return false, p.errAt(start, "a <script src> must be empty; move this code into the module it loads")
+		}
+		return false, nil
+	}
+	return true, nil
+}
+
+// entry checks that the document loads a script and splits it where the
+// bundle goes, adding a doctype when it has none.
+func (p *htmlEntryParser) entry() (*htmlEntry, error) {
+	if !p.e.hasScript() {
+		return nil, p.errAt(0, "no <script type=\"module\"> found; add one that loads the widget's code (e.g. <script type=\"module\" src=\"./src/main.tsx\"></script>)")
+	}
+	doc := p.out.Bytes()
+	insertAt := p.insertAt
 	if insertAt < 0 {
 		insertAt = len(doc)
 	}
@@ -201,9 +270,33 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment)
 		doc = append([]byte("<!doctype html>"), doc...)
 		insertAt += len("<!doctype html>")
 	}
-	e.before = append([]byte(nil), doc[:insertAt]...)
-	e.after = append([]byte(nil), doc[insertAt:]...)
-	return e, nil
+	p.e.before = append([]byte(nil), doc[:insertAt]...)
+	p.e.after = append([]byte(nil), doc[insertAt:]...)
+	return p.e, nil
+}
+
+// hasScript reports whether any import is a script (not a stylesheet).
+func (e *htmlEntry) hasScript() bool {
+	for _, imp := range e.imports {
+		if !strings.HasSuffix(strings.ToLower(imp), ".css") && !strings.HasSuffix(strings.ToLower(imp), ".scss") {
+			return true
+		}
+	}
+	return false
+}
+
+// errAt reports a problem at byte offset off of the document, with its line
+// as the source; an error argument gives the diagnostic its code.
+func (p *htmlEntryParser) errAt(off int, format string, args ...any) error {
+	l, c, src := lineCol(p.data, off)
+	d := diagErr(p.display, l, c, format, args...)
+	d.Diagnostics[0].Source = src
+	if len(args) == 1 {
+		if err, ok := args[0].(error); ok {
+			d.Diagnostics[0].Code = codeOf(err)
+		}
+	}
+	return d
 }
 
 // inlineScriptPrefix marks an import that names an inline module script of
@@ -232,11 +325,11 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 	} else {
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
-	if rel, err := filepath.Rel(projectDir, abs); (err != nil || !filepath.IsLocal(rel)) && !c.allowsFile(abs) {
-		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, displayPath(projectDir), ProjectConfigFile)
+	if !within(projectDir, abs) && !c.allowsFile(abs) {
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, displayPath(abs))
+		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.display.Show(abs))
 	}
 	if err := c.check(ref, abs, ""); err != nil {
 		return "", err
@@ -357,17 +450,5 @@ func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
 	return out, nil
 }
 
-func checkUTF8(display string, data []byte) error {
-	if bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}) {
-		data = data[3:]
-	}
-	for off := 0; off < len(data); {
-		r, n := utf8.DecodeRune(data[off:])
-		if r == utf8.RuneError && n <= 1 {
-			l, c, _ := lineCol(data, off)
-			return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
-		}
-		off += n
-	}
-	return nil
-}
+// utf8BOM is the UTF-8 byte order mark some editors start a file with.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

@@ -27,17 +27,8 @@ type jsonDoc struct {
 // parseJSONDoc checks that data is one well-formed UTF-8 JSON object and
 // indexes it.
 func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, n := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && n <= 1 {
-				break
-			}
-			off += n
-		}
-		l, c, _ := lineCol(data, off)
-		return nil, diagErr(file, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
+	if err := checkUTF8(file, data); err != nil {
+		return nil, err
 	}
 	doc := &jsonDoc{file: file, data: data, pos: map[string]int{}, keys: map[string][]string{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -56,6 +47,25 @@ func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
 		return nil, doc.errAt(int(dec.InputOffset()), "unexpected content after the closing }")
 	}
 	return doc, nil
+}
+
+// checkUTF8 reports the first byte of data that is not UTF-8 as an error at
+// display:line:col (the column in bytes), so an author finds the byte their
+// editor saved in another encoding.
+func checkUTF8(display string, data []byte) error {
+	if utf8.Valid(data) {
+		return nil
+	}
+	off := 0
+	for off < len(data) {
+		r, n := utf8.DecodeRune(data[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	l, c, _ := lineCol(data, off)
+	return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
 }
 
 func (doc *jsonDoc) syntaxErr(err error, dec *json.Decoder) error {

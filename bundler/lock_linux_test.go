@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // TestLockLeavesNothing: a build leaves no .dist.lock beside dist/, and
@@ -34,15 +36,15 @@ func TestLockLeavesNothing(t *testing.T) {
 	}
 
 	dist := filepath.Join(root, "dist")
-	unlock, err := lockOut(dist)
+	unlock, err := lockOut(dist, displaypath.WorkingDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lockOut(dist); err == nil || !strings.Contains(err.Error(), "another widgetd build is writing") {
+	if _, err := lockOut(dist, displaypath.WorkingDir()); err == nil || !strings.Contains(err.Error(), "another widgetd build is writing") {
 		t.Errorf("second lock: %v", err)
 	}
 	unlock()
-	unlock2, err := lockOut(dist)
+	unlock2, err := lockOut(dist, displaypath.WorkingDir())
 	if err != nil {
 		t.Fatalf("lock after unlock: %v", err)
 	}

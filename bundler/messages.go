@@ -29,7 +29,7 @@ var (
 
 // authorText rewrites one esbuild message for a widget author. installDir
 // is the folder holding the package.json nearest the importing file (where
-// `npm install` belongs), "" when unknown.
+// `npm install` belongs) as messages show it, "" when unknown.
 func authorText(m api.Message, installDir string) string {
 	text := m.Text
 	notes := make([]string, 0, len(m.Notes))
@@ -49,7 +49,8 @@ func authorText(m api.Message, installDir string) string {
 	return joinNotes(text, notes)
 }
 
-// resolveText explains an import that did not resolve.
+// resolveText explains an import that did not resolve; installDir is as
+// authorText's.
 func resolveText(spec string, notes []string, installDir string) string {
 	head := fmt.Sprintf("Could not resolve %q", spec)
 	var exported, conds string
@@ -67,7 +68,7 @@ func resolveText(spec string, notes []string, installDir string) string {
 	if needsCompiler(spec) {
 		where := "the folder that holds the widget's package.json"
 		if installDir != "" {
-			where = displayPath(installDir)
+			where = installDir
 		}
 		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in %s (Node.js is needed)", head, where)
 	}
@@ -85,7 +86,7 @@ func resolveText(spec string, notes []string, installDir string) string {
 		pkg, _ := splitPackage(spec)
 		where := "the widget's folder"
 		if installDir != "" {
-			where = displayPath(installDir)
+			where = installDir
 		}
 		return fmt.Sprintf("%s: the package %q is not installed; run `npm install %s` in %s", head, pkg, pkg, where)
 	}
@@ -138,7 +139,7 @@ func (b *Builder) authorMessage(m api.Message) string {
 			dir = installDirFor(b.root, m.Location.File)
 		}
 	}
-	return authorText(m, dir)
+	return authorText(m, b.displayPath(dir))
 }
 
 // inlineScriptWidget returns the widget whose inline script a message's

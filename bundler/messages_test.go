@@ -6,6 +6,17 @@ import (
 	"testing"
 )
 
+// oneWidgetProject writes widgets/w/widget.json ({}) and then files into a
+// new project folder, makes it the working directory (messages show paths
+// relative to it) and returns it.
+func oneWidgetProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := writeProject(t, map[string]string{"widgets/w/widget.json": `{}`})
+	writeFiles(t, root, files)
+	t.Chdir(root)
+	return root
+}
+
 // TestAuthorMessages builds real broken widgets and checks that esbuild's
 // messages reach the author rewritten: no Go API names, one line each, and
 // the fix in widgetd's terms.
@@ -54,13 +65,7 @@ func TestAuthorMessages(t *testing.T) {
 		}, []string{`Could not resolve "./nope.css": no such file`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			root := t.TempDir()
-			files := map[string]string{"widgets/w/widget.json": `{}`}
-			for k, v := range tc.files {
-				files[k] = v
-			}
-			writeFiles(t, root, files)
-			t.Chdir(root)
+			root := oneWidgetProject(t, tc.files)
 			_, err := Build(context.Background(), Options{Root: root, NoCompress: true, NoCache: true})
 			if err == nil {
 				t.Fatal("build succeeded")

@@ -117,9 +117,9 @@ func (b *Builder) discover() error {
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
+			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
 		}
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
+		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
 	}
 	var widgets []*widget
 	var diags []Diagnostic
@@ -131,7 +131,7 @@ func (b *Builder) discover() error {
 		}
 		st, err := os.Stat(dir)
 		if err != nil {
-			diags = append(diags, Diagnostic{File: displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
+			diags = append(diags, Diagnostic{File: b.displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
 			continue
 		}
 		if !st.IsDir() {
@@ -140,18 +140,18 @@ func (b *Builder) discover() error {
 		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
-		w, err := loadWidget(dir, displayPath(dir), b.publicURL)
+		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
 			err = b.contain.checkWidget(w)
 		}
 		if err == nil && w.HTMLEntry {
-			w.html, err = parseHTMLEntry(w.Entry, displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
+			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
 		}
 		if err != nil {
 			if d := AsDiagnostics(err); d != nil {
 				diags = append(diags, d...)
 			} else {
-				diags = append(diags, Diagnostic{File: displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
+				diags = append(diags, Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
 			}
 			continue
 		}
@@ -167,7 +167,7 @@ func (b *Builder) discover() error {
 		return &Error{Diagnostics: diags}
 	}
 	if len(widgets) == 0 {
-		return diagErr(displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
+		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets

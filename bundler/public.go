@@ -52,17 +52,17 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if rel == "manifest.json" || strings.HasPrefix(rel, assetsDir+"/") || strings.HasSuffix(strings.ToLower(rel), ".html") {
-			return diagErr(displayPath(p), 0, 0, "public/%s would clash with widgetd's own output (manifest.json, assets/, widget HTML); rename or move it", rel)
+			return diagErr(b.displayPath(p), 0, 0, "public/%s would clash with widgetd's own output (manifest.json, assets/, widget HTML); rename or move it", rel)
 		}
 		if len(out) >= maxPublicFiles {
-			return diagErr(displayPath(root), 0, 0, "public/ holds more than %d files; keep only what widgets load", maxPublicFiles)
+			return diagErr(b.displayPath(root), 0, 0, "public/ holds more than %d files; keep only what widgets load", maxPublicFiles)
 		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			return err
 		}
 		if total += len(data); total > maxPublicBytes {
-			return diagErr(displayPath(root), 0, 0, "public/ holds more than %d MB; keep only what widgets load", maxPublicBytes>>20)
+			return diagErr(b.displayPath(root), 0, 0, "public/ holds more than %d MB; keep only what widgets load", maxPublicBytes>>20)
 		}
 		out[rel] = data
 		return nil
@@ -71,7 +71,7 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 		if AsDiagnostics(err) != nil {
 			return nil, err
 		}
-		return nil, fmt.Errorf("read %s: %w", displayPath(root), err)
+		return nil, fmt.Errorf("read %s: %w", b.displayPath(root), err)
 	}
 	return out, nil
 }
@@ -82,12 +82,12 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 func (b *Builder) publicDirWarnings(w *widget, first bool) []Diagnostic {
 	var out []Diagnostic
 	if entries, err := os.ReadDir(filepath.Join(w.Dir, publicDirName)); err == nil && len(entries) > 0 && filepath.Join(w.Dir, publicDirName) != b.publicDir() {
-		out = append(out, Diagnostic{File: displayPath(filepath.Join(w.Dir, publicDirName)), Warning: true, Message: fmt.Sprintf(
+		out = append(out, Diagnostic{File: b.displayPath(filepath.Join(w.Dir, publicDirName)), Warning: true, Message: fmt.Sprintf(
 			"a widget's public/ is not copied (only the project's %s is, with --public-url); import the files you use (import url from \"./public/%s?url\") so they are hashed files",
-			displayPath(b.publicDir()), entries[0].Name())})
+			b.displayPath(b.publicDir()), entries[0].Name())})
 	}
 	if entries, err := os.ReadDir(b.publicDir()); first && b.publicURL == "" && err == nil && len(entries) > 0 {
-		out = append(out, Diagnostic{File: displayPath(b.publicDir()), Warning: true, Message: fmt.Sprintf(
+		out = append(out, Diagnostic{File: b.displayPath(b.publicDir()), Warning: true, Message: fmt.Sprintf(
 			"public/ is not copied in an inline build: the host renders the widget on its own origin, where \"/%s\" does not reach dist/; build with --public-url (the files are then served at import.meta.env.BASE_URL + \"%s\"), or import them (?url) so they are inlined",
 			entries[0].Name(), entries[0].Name())})
 	}

@@ -12,6 +12,16 @@ import (
 	"github.com/widgetd/widgetd/assets"
 )
 
+// warns reports whether a diagnostic's message contains text.
+func warns(diags []Diagnostic, text string) bool {
+	for _, d := range diags {
+		if strings.Contains(d.Message, text) {
+			return true
+		}
+	}
+	return false
+}
+
 // TestPublicDir: with a public URL the project's public/ is copied to the
 // output root unhashed and served without the immutable cache header; a
 // change to it rebuilds; a name that clashes with widgetd's output fails;
@@ -43,11 +53,7 @@ func TestPublicDir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res.OutDir, ".DS_Store")); err == nil {
 		t.Error("a dotfile of public/ was copied")
 	}
-	var widgetWarned bool
-	for _, w := range res.Warnings {
-		widgetWarned = widgetWarned || strings.Contains(w.Message, "a widget's public/ is not copied")
-	}
-	if !widgetWarned {
+	if !warns(res.Warnings, "a widget's public/ is not copied") {
 		t.Errorf("no warning about the widget's own public/: %v", res.Warnings)
 	}
 
@@ -77,11 +83,7 @@ func TestPublicDir(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(res.OutDir, "img")); err == nil {
 		t.Error("an inline build copied public/")
 	}
-	var inlineWarned bool
-	for _, w := range res.Warnings {
-		inlineWarned = inlineWarned || strings.Contains(w.Message, "public/ is not copied in an inline build")
-	}
-	if !inlineWarned {
+	if !warns(res.Warnings, "public/ is not copied in an inline build") {
 		t.Errorf("no warning about public/ in an inline build: %v", res.Warnings)
 	}
 }

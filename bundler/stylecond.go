@@ -85,7 +85,7 @@ func styleEntry(pkgDir string, data []byte, sub string) string {
 		return ""
 	}
 	file := filepath.Join(pkgDir, filepath.FromSlash(target))
-	if rel, err := filepath.Rel(pkgDir, file); err != nil || strings.HasPrefix(rel, "..") {
+	if !within(pkgDir, file) {
 		return ""
 	}
 	if st, err := os.Stat(file); err != nil || !st.Mode().IsRegular() {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/widgetd/widgetd/internal/cachedir"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // swapDir puts the finished folder tmp in place of dir. When dir exists the
@@ -44,7 +45,7 @@ func swapDir(tmp, dir string) error {
 // lives in the user cache folder (lockPath), not beside dir, so a build
 // leaves nothing in the project and does not touch the project folder's
 // modification time, which the up-to-date check reads.
-func lockOut(dir string) (unlock func(), err error) {
+func lockOut(dir string, display displaypath.Base) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}
@@ -59,7 +60,7 @@ func lockOut(dir string) (unlock func(), err error) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, unix.EWOULDBLOCK) {
-			return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", displayPath(dir), displayPath(p))
+			return nil, fmt.Errorf("another widgetd build is writing %s (lock %s held); wait for it to finish", display.Show(dir), display.Show(p))
 		}
 		return nil, fmt.Errorf("lock %s: %w", p, err)
 	}

@@ -30,7 +30,7 @@ const (
 // projectDir is the folder HTML entries may link files from: the project
 // root, or the widgets folder's parent when the widgets live elsewhere.
 func (b *Builder) projectDir() string {
-	if rel, err := filepath.Rel(b.root, b.widgetsDir); err == nil && !strings.HasPrefix(rel, "..") {
+	if within(b.root, b.widgetsDir) {
 		return b.root
 	}
 	return filepath.Dir(b.widgetsDir)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // FuzzParseHTMLEntry: any document parses or fails with a located
@@ -32,7 +34,7 @@ func FuzzParseHTMLEntry(f *testing.F) {
 		f.Fatal(err)
 	}
 	file := filepath.Join(widgetDir, "index.html")
-	c, err := newContainment(dir, filepath.Join(dir, "widgets"), nil, 0)
+	c, err := newContainment(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
 	if err != nil {
 		f.Fatal(err)
 	}

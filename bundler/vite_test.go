@@ -102,15 +102,7 @@ func TestHTMLEntryConventions(t *testing.T) {
 			"<script type=\"module\">\nimport t from \"./t.txt?raw\";\ndocument.getElementById(\"out\").textContent = t + import.meta.env.MODE;\n</script></body></html>",
 		"widgets/page/t.txt": "text-",
 	})
-	b, err := New(Options{Root: root, NoCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, out := assembleOK(t, Options{Root: root, NoCache: true})
 	doc := string(out.Files[out.Manifest.Widgets[0].HTML])
 	for _, want := range []string{`color:#010203`, `"text-"`, `"production"`, `<p id="out"></p>`} {
 		if !strings.Contains(doc, want) {
@@ -123,7 +115,7 @@ func TestHTMLEntryConventions(t *testing.T) {
 
 	// A link outside the project is refused, naming the file.
 	writeFiles(t, root, map[string]string{"widgets/page/index.html": `<!doctype html><html><head><link rel="stylesheet" href="../../../outside.css"></head><body><script type="module" src="./m.ts"></script></body></html>`, "widgets/page/m.ts": ``})
-	_, err = b.Assemble(context.Background())
+	_, err := b.Assemble(context.Background())
 	if err == nil || !strings.Contains(err.Error(), `"../../../outside.css" is outside the project`) {
 		t.Errorf("err = %v, want outside the project", err)
 	}
@@ -140,15 +132,7 @@ func TestInlineSuffix(t *testing.T) {
 		"widgets/w/base.css":    ".base { margin: 0px; }\n",
 		"widgets/w/dot.svg":     `<svg xmlns="http://www.w3.org/2000/svg"/>`,
 	})
-	b, err := New(Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com/w"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := assembleOK(t, Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com/w"})
 	w := out.Manifest.Widgets[0]
 	var js string
 	for _, f := range w.Files {

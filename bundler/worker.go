@@ -39,11 +39,11 @@ func (b *Builder) setupWorkers(pb api.PluginBuild) {
 			file = a.Path
 		}
 		if b.publicURL == "" {
-			return api.OnLoadResult{}, fmt.Errorf("%s", workerInlineMessage(displayPath(file)))
+			return api.OnLoadResult{}, fmt.Errorf("%s", workerInlineMessage(b.displayPath(file)))
 		}
 		js, inputs, err := b.bundleSeparately(file, true)
 		if err != nil {
-			return api.OnLoadResult{}, fmt.Errorf("worker %s: %w", displayPath(file), err)
+			return api.OnLoadResult{}, fmt.Errorf("worker %s: %w", b.displayPath(file), err)
 		}
 		return api.OnLoadResult{Contents: &js, Loader: api.LoaderFile, WatchFiles: inputs}, nil
 	})

@@ -9,10 +9,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // LoadDist reads a dist/ folder: the manifest and the files of the current
@@ -67,16 +67,13 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	// esbuild's metafile names inputs relative to the project root, its
 	// working directory.
 	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings}
-	wd, _ := os.Getwd()
+	display := displaypath.WorkingDir()
 	for _, w := range out.Manifest.Widgets {
 		dir := filepath.Join(b.WidgetsDir(), w.Name)
 		if cf, ok := out.ConfigFiles[w.Name]; ok && cf != "" {
 			dir = filepath.Dir(cf)
 		}
-		if rel, err := filepath.Rel(wd, dir); err == nil && wd != "" && !filepath.IsAbs(rel) && !strings.HasPrefix(rel, "..") {
-			dir = rel
-		}
-		in.ConfigDir[w.Name] = path.Clean(filepath.ToSlash(dir))
+		in.ConfigDir[w.Name] = path.Clean(filepath.ToSlash(display.Show(dir)))
 	}
 	return in, nil
 }

@@ -6,11 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/widgetd/widgetd/internal/namespace"
 )
 
-// entryPrefix is the esbuild namespace the bundler gives each widget's
-// virtual entry ("widgetd-entry:<name>").
-const entryPrefix = "widgetd-entry:"
+// entryPrefix starts the metafile's name of a widget's virtual entry
+// (namespace.Entry + ":" + the widget's name).
+const entryPrefix = namespace.Entry + ":"
 
 // metafileInputs returns the on-disk input files (relative to the metafile's
 // working directory) that contribute bytes to widget name's JS output.
@@ -43,8 +45,7 @@ func metafileInputs(metafile, name string) ([]string, error) {
 // readInput reads a metafile input path below root.
 func readInput(root, in string) ([]byte, error) {
 	p := filepath.Join(root, filepath.FromSlash(in))
-	rel, err := filepath.Rel(root, p)
-	if err != nil || strings.HasPrefix(rel, "..") {
+	if rel, err := filepath.Rel(root, p); err != nil || !filepath.IsLocal(rel) {
 		return nil, fmt.Errorf("input %q outside %s", in, root)
 	}
 	return os.ReadFile(p)

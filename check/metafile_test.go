@@ -32,6 +32,36 @@ func TestEvalModules(t *testing.T) {
 	}
 }
 
+// TestReadInputContainment: an input path is inside the root by path
+// element; "..foo" is a name, not a step up.
+func TestReadInputContainment(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"..foo", "a"} {
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name, "x.js"), []byte(name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		in     string
+		inside bool
+	}{
+		{"a/x.js", true},
+		{"..foo/x.js", true},
+		{"a/../..foo/x.js", true},
+		{"../x.js", false},
+		{"a/../../x.js", false},
+		{"..", false},
+	} {
+		_, err := readInput(root, tc.in)
+		if outside := err != nil && strings.Contains(err.Error(), "outside"); outside == tc.inside {
+			t.Errorf("readInput(%q): err %v, want inside=%v", tc.in, err, tc.inside)
+		}
+	}
+}
+
 // TestEvalAttributedInReport: with a metafile, js-eval names the module.
 func TestEvalAttributedInReport(t *testing.T) {
 	in := assemble(t, filepath.Join("testdata", "rules", "js-eval"), "")

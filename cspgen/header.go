@@ -42,17 +42,25 @@ var specDirectives = [...]specDirective{
 
 // list returns the declared list of d named field.
 func (d *Domains) list(field string) []string {
+	if l := d.listOf(field); l != nil {
+		return *l
+	}
+	return nil
+}
+
+// listOf returns where d holds the list named field, nil for another name.
+func (d *Domains) listOf(field string) *[]string {
 	switch field {
 	case FieldConnect:
-		return d.Connect
+		return &d.Connect
 	case FieldResource:
-		return d.Resource
+		return &d.Resource
 	case FieldFrame:
-		return d.Frame
+		return &d.Frame
 	case FieldBaseURI:
-		return d.BaseURI
+		return &d.BaseURI
 	case FieldRedirect:
-		return d.Redirect
+		return &d.Redirect
 	}
 	return nil
 }
@@ -266,19 +274,13 @@ func ParseHeader(h string) (*Policy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("csp: %s: %w", sd.name, err)
 		}
-		switch sd.field {
-		case FieldConnect:
-			got.Connect = l
-		case FieldFrame:
-			got.Frame = l
-		case FieldBaseURI:
-			got.BaseURI = l
-		case FieldResource:
-			if resourceFrom == "" {
-				got.Resource, resourceFrom = l, sd.name
-			} else if !slices.Equal(got.Resource, l) {
-				return nil, fmt.Errorf("csp: %s and %s list different origins; the spec construction gives all five resource directives the same %s", resourceFrom, sd.name, FieldResource)
-			}
+		switch {
+		case sd.field != FieldResource:
+			*got.listOf(sd.field) = l
+		case resourceFrom == "":
+			got.Resource, resourceFrom = l, sd.name
+		case !slices.Equal(got.Resource, l):
+			return nil, fmt.Errorf("csp: %s and %s list different origins; the spec construction gives all five resource directives the same %s", resourceFrom, sd.name, FieldResource)
 		}
 	}
 	for _, d := range ds {

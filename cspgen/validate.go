@@ -41,106 +41,163 @@ const exampleOrigin = "https://cdn.example.com"
 // returns the normalised origin, or a non-empty reason saying what is wrong
 // and how to fix it.
 func normaliseEntry(field, s string) (string, string) {
-	if s == "" {
-		return "", "empty entry; remove it, or write an origin such as " + exampleOrigin
+	if reason := textReason(s); reason != "" {
+		return "", reason
 	}
-	if !utf8.ValidString(s) {
-		return "", "not valid UTF-8; write the origin in ASCII, such as " + exampleOrigin
-	}
-	for _, r := range s {
-		switch {
-		case r == '\r' || r == '\n':
-			return "", "contains a line break (CR/LF), which could inject a header line or a directive; remove it"
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
-			return "", fmt.Sprintf("contains control character %U; remove it", r)
-		case unicode.IsSpace(r):
-			return "", "contains whitespace, which separates sources in a CSP; write each origin as its own entry"
-		case unicode.Is(unicode.Cf, r):
-			return "", fmt.Sprintf("contains invisible formatting character %U; retype the origin in plain ASCII", r)
-		case r == ';':
-			return "", "contains ';', which ends a CSP directive and could inject another; write each origin as its own entry"
-		case r == ',':
-			return "", "contains ',', which separates policies in a CSP header; write each origin as its own entry"
-		case r == '\'' || r == '"':
-			return "", keywordReason(s)
-		}
-	}
-	if keywords[strings.ToLower(s)] {
-		return "", keywordReason(s)
-	}
-	if s == "*" {
-		return "", "a bare * would allow every origin; list each origin, or use a wildcard subdomain such as https://*.example.com"
-	}
-
 	scheme, rest, reason := splitScheme(field, s)
 	if reason != "" {
 		return "", reason
 	}
+	if reason := fieldSchemeReason(field, scheme); reason != "" {
+		return "", reason
+	}
+	auth, tail := splitAuthority(rest)
+	origin, host, reason := authorityOrigin(scheme, auth)
+	if reason != "" {
+		return "", reason
+	}
+	if reason := insecureReason(scheme, host, origin); reason != "" {
+		return "", reason
+	}
+	if reason := tailReason(tail, origin); reason != "" {
+		return "", reason
+	}
+	return origin, ""
+}
+
+// textReason checks an entry as text, before it is read as a URL: not
+// empty, UTF-8, no character that could break out of the CSP (line breaks,
+// controls, whitespace, ';', ','), no invisible one, no quoted or bare
+// keyword, no bare "*".
+func textReason(s string) string {
+	if s == "" {
+		return "empty entry; remove it, or write an origin such as " + exampleOrigin
+	}
+	if !utf8.ValidString(s) {
+		return "not valid UTF-8; write the origin in ASCII, such as " + exampleOrigin
+	}
+	for _, r := range s {
+		if reason := runeReason(s, r); reason != "" {
+			return reason
+		}
+	}
+	if keywords[strings.ToLower(s)] {
+		return keywordReason(s)
+	}
+	if s == "*" {
+		return "a bare * would allow every origin; list each origin, or use a wildcard subdomain such as https://*.example.com"
+	}
+	return ""
+}
+
+// runeReason explains why rune r may not appear in entry s, or returns "".
+func runeReason(s string, r rune) string {
+	switch {
+	case r == '\r' || r == '\n':
+		return "contains a line break (CR/LF), which could inject a header line or a directive; remove it"
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f):
+		return fmt.Sprintf("contains control character %U; remove it", r)
+	case unicode.IsSpace(r):
+		return "contains whitespace, which separates sources in a CSP; write each origin as its own entry"
+	case unicode.Is(unicode.Cf, r):
+		return fmt.Sprintf("contains invisible formatting character %U; retype the origin in plain ASCII", r)
+	case r == ';':
+		return "contains ';', which ends a CSP directive and could inject another; write each origin as its own entry"
+	case r == ',':
+		return "contains ',', which separates policies in a CSP header; write each origin as its own entry"
+	case r == '\'' || r == '"':
+		return keywordReason(s)
+	}
+	return ""
+}
+
+// fieldSchemeReason explains why the list named field may not hold an entry
+// with scheme, or returns "": https anywhere, wss and ws only in
+// FieldConnect, http (localhost only, checked later).
+func fieldSchemeReason(field, scheme string) string {
 	switch scheme {
-	case "https":
+	case "https", "http":
+		return ""
 	case "wss", "ws":
 		if field != FieldConnect {
-			return "", fmt.Sprintf("%s:// only applies to WebSocket connections, which connect-src governs; move it to %s, or use https:// here", scheme, FieldConnect)
+			return fmt.Sprintf("%s:// only applies to WebSocket connections, which connect-src governs; move it to %s, or use https:// here", scheme, FieldConnect)
 		}
-	case "http":
-	default:
-		if r := schemeReason(scheme); r != "" {
-			return "", r
-		}
-		return "", fmt.Sprintf("scheme %q is not allowed; entries must be https:// origins (wss:// in %s, http:// only for localhost)", scheme+"://", FieldConnect)
+		return ""
 	}
+	if r := schemeReason(scheme); r != "" {
+		return r
+	}
+	return fmt.Sprintf("scheme %q is not allowed; entries must be https:// origins (wss:// in %s, http:// only for localhost)", scheme+"://", FieldConnect)
+}
 
-	// Split the authority from whatever follows it. A backslash counts as
-	// a path separator, as browsers treat it in http(s) URLs.
-	end := strings.IndexAny(rest, `/?#\`)
-	auth, tail := rest, ""
-	if end >= 0 {
-		auth, tail = rest[:end], rest[end:]
+// splitAuthority splits what follows "scheme://" into the authority and
+// whatever follows it. A backslash counts as a path separator, as browsers
+// treat it in http(s) URLs.
+func splitAuthority(rest string) (auth, tail string) {
+	if end := strings.IndexAny(rest, `/?#\`); end >= 0 {
+		return rest[:end], rest[end:]
 	}
+	return rest, ""
+}
+
+// authorityOrigin normalises the authority auth of an entry with scheme
+// into the origin (default port dropped) and its host, or returns a reason.
+func authorityOrigin(scheme, auth string) (origin, host, reason string) {
 	if auth == "" {
-		return "", fmt.Sprintf("missing host after %q; write an origin such as %s", scheme+"://", exampleOrigin)
+		return "", "", fmt.Sprintf("missing host after %q; write an origin such as %s", scheme+"://", exampleOrigin)
 	}
 	if at := strings.LastIndexByte(auth, '@'); at >= 0 {
-		return "", fmt.Sprintf("contains credentials (user@); CSP sources cannot carry them, write %q", scheme+"://"+auth[at+1:])
+		return "", "", fmt.Sprintf("contains credentials (user@); CSP sources cannot carry them, write %q", scheme+"://"+auth[at+1:])
 	}
 	host, port, reason := splitHostPort(auth)
 	if reason != "" {
-		return "", reason
+		return "", "", reason
 	}
 	host, reason = normaliseHost(host)
 	if reason != "" {
-		return "", reason
+		return "", "", reason
 	}
 	if port == defaultPort(scheme) {
 		port = 0
 	}
-	origin := scheme + "://" + host
+	origin = scheme + "://" + host
 	if port != 0 {
 		origin += ":" + strconv.Itoa(port)
 	}
-	if (scheme == "http" || scheme == "ws") && !devHosts[host] {
-		secure := "https"
-		if scheme == "ws" {
-			secure = "wss"
-		}
-		return "", fmt.Sprintf("%s:// is only allowed for localhost, 127.0.0.1 and [::1] during development; use %q", scheme, secure+"://"+strings.TrimPrefix(origin, scheme+"://"))
-	}
+	return origin, host, ""
+}
 
-	if tail != "" && tail != "/" {
-		t := tail
-		if t[0] == '/' && len(t) > 1 && (t[1] == '?' || t[1] == '#') {
-			t = t[1:]
-		}
-		switch t[0] {
-		case '?':
-			return "", fmt.Sprintf("has a query (?...); CSP entries are origins, write %q", origin)
-		case '#':
-			return "", fmt.Sprintf("has a fragment (#...); CSP entries are origins, write %q", origin)
-		default:
-			return "", fmt.Sprintf("has a path (%s); entries are origins and cover every path, write %q", tail, origin)
-		}
+// insecureReason refuses http:// and ws:// origins except on the
+// development hosts, suggesting the secure origin.
+func insecureReason(scheme, host, origin string) string {
+	if (scheme != "http" && scheme != "ws") || devHosts[host] {
+		return ""
 	}
-	return origin, ""
+	secure := "https"
+	if scheme == "ws" {
+		secure = "wss"
+	}
+	return fmt.Sprintf("%s:// is only allowed for localhost, 127.0.0.1 and [::1] during development; use %q", scheme, secure+"://"+strings.TrimPrefix(origin, scheme+"://"))
+}
+
+// tailReason refuses a path, query or fragment after the authority (a lone
+// "/" is fine), suggesting origin.
+func tailReason(tail, origin string) string {
+	if tail == "" || tail == "/" {
+		return ""
+	}
+	t := tail
+	if t[0] == '/' && len(t) > 1 && (t[1] == '?' || t[1] == '#') {
+		t = t[1:]
+	}
+	switch t[0] {
+	case '?':
+		return fmt.Sprintf("has a query (?...); CSP entries are origins, write %q", origin)
+	case '#':
+		return fmt.Sprintf("has a fragment (#...); CSP entries are origins, write %q", origin)
+	default:
+		return fmt.Sprintf("has a path (%s); entries are origins and cover every path, write %q", tail, origin)
+	}
 }
 
 // keywordReason explains why a keyword or quoted token is not an entry.

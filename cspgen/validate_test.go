@@ -10,20 +10,11 @@ import (
 // put returns Domains with entries in the list named field.
 func put(field string, entries ...string) Domains {
 	var d Domains
-	switch field {
-	case FieldConnect:
-		d.Connect = entries
-	case FieldResource:
-		d.Resource = entries
-	case FieldFrame:
-		d.Frame = entries
-	case FieldBaseURI:
-		d.BaseURI = entries
-	case FieldRedirect:
-		d.Redirect = entries
-	default:
+	l := d.listOf(field)
+	if l == nil {
 		panic("unknown field " + field)
 	}
+	*l = entries
 	return d
 }
 

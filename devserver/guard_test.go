@@ -414,3 +414,26 @@ func TestLiveStreamsBounded(t *testing.T) {
 		t.Fatal("a freed slot is not reused")
 	}
 }
+
+// TestPublicOriginMayPost: behind --public-url (a tunnel), the preview page
+// posts from the public URL's origin, which both origin checks accept; an
+// origin that only starts like it does not pass.
+func TestPublicOriginMayPost(t *testing.T) {
+	d := startDev(t, func(o *Options) { o.PublicURL = "https://tunnel.example.com/dev/" })
+	preview := strings.TrimSuffix(d.PreviewURL(), "/")
+	for _, tc := range []struct {
+		origin string
+		want   int
+	}{
+		{"https://tunnel.example.com", 200},
+		{"https://tunnel.example.com.evil.example", 403},
+		{"https://tunnel.example.com:8443", 403},
+		{"http://tunnel.example.com", 403},
+	} {
+		hdr := map[string]string{"Content-Type": "application/json", "Origin": tc.origin}
+		code, _, body := do(t, "POST", preview+"/_widgetd/csp-report", "", hdr, strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://api.example.com/x"}`))
+		if code != tc.want {
+			t.Errorf("Origin %s: %d %s, want %d", tc.origin, code, body, tc.want)
+		}
+	}
+}

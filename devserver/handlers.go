@@ -15,6 +15,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/contenttype"
+	"github.com/widgetd/widgetd/internal/weborigin"
 )
 
 // static holds the preview pages, their stylesheet and the committed host
@@ -37,14 +38,6 @@ func (s *Server) basePath(r *http.Request) string {
 		return p
 	}
 	return ""
-}
-
-func publicOrigin(u string) string {
-	rest := u[strings.Index(u, "://")+3:]
-	if i := strings.IndexByte(rest, '/'); i >= 0 {
-		return u[:len(u)-len(rest)+i]
-	}
-	return u
 }
 
 // pageConfig is what the host app reads from the page (data-config).
@@ -70,7 +63,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
-		_ = cop.AddTrustedOrigin(publicOrigin(s.opts.PublicURL))
+		_ = cop.AddTrustedOrigin(weborigin.Of(s.opts.PublicURL))
 	}
 	return s.guardHost(cop.Handler(mux))
 }

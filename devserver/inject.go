@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // reporterScript runs first in every widget document served by the sandbox
@@ -64,9 +66,11 @@ const openaiScript = `<script>(function(){var P=window.parent,pend={},seq=0,g={}
 	`function start(){h();if(window.ResizeObserver)new ResizeObserver(h).observe(document.documentElement)}` +
 	`if(document.readyState==="loading")addEventListener("DOMContentLoaded",start);else start()})();</script>`
 
-// injectScripts puts scripts at the very start of the document (after the
-// doctype), so they run before any widget code. Minified documents may have
-// no <head> tag; a script before the first element lands in the implied head.
+// injectScripts puts scripts first in the document, so they run before any
+// widget code: right after the <head> tag when the first 4 KiB hold one,
+// else after the doctype, else at the very start. Minified documents may
+// have no <head> tag; a script before the first element lands in the
+// implied head.
 func injectScripts(doc []byte, scripts ...string) []byte {
 	var ins []byte
 	for _, s := range scripts {
@@ -163,13 +167,4 @@ func parseSample(file string, data []byte) (*Fixture, error) {
 }
 
 // relPath shows p relative to the working directory when it is below it.
-func relPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
-		return rel
-	}
-	return p
-}
+func relPath(p string) string { return displaypath.Show(p) }

@@ -71,8 +71,9 @@ func (w *watcher) scan() snapshot {
 	return s
 }
 
-// changed returns the paths that differ between two snapshots, sorted by
-// first appearance (at most limit of them, for display).
+// changed reports whether two snapshots differ at all (folders included),
+// and returns at most limit of the files that differ, for display, in no
+// particular order (map order).
 func changed(old, cur snapshot, limit int) (paths []string, any bool) {
 	for p, st := range cur {
 		if o, ok := old[p]; !ok || o != st {

@@ -2,10 +2,8 @@ package e2e_test
 
 import (
 	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,62 +75,19 @@ func TestConventionWidgets(t *testing.T) {
 		t.Parallel()
 		o := opts(t.TempDir())
 		o.NoCompress = true
-		b, err := bundler.New(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		out, err := b.Assemble(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
-		for _, w := range out.Manifest.Widgets {
-			if !w.Inline || len(w.Files) != 0 {
-				t.Errorf("widget %s: want inline with no files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
-			}
-			bw.add(w, out.Files[w.HTML])
-		}
+		bw := assembleInline(t, o)
 		renderCases(t, bw, conventionCases(), nil, nil)
 	})
 
 	t.Run("external", func(t *testing.T) {
 		t.Parallel()
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		public := "http://" + ln.Addr().String()
+		ln, public := listenOrigin(t)
 		o := opts(t.TempDir())
 		o.PublicURL = public
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		res, err := bundler.Build(ctx, o)
-		if err != nil {
-			ln.Close()
-			t.Fatal(err)
-		}
-		reg, err := assets.Load(os.DirFS(res.OutDir))
-		if err != nil {
-			ln.Close()
-			t.Fatal(err)
-		}
+		res, reg := buildAndLoad(t, 2*time.Minute, o)
 		origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
-		srv := httptest.NewUnstartedServer(origin)
-		srv.Listener.Close()
-		srv.Listener = ln
-		srv.Start()
-		t.Cleanup(srv.Close)
-		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
-		for _, w := range reg.Manifest().Widgets {
-			doc, err := os.ReadFile(filepath.Join(res.OutDir, w.HTML))
-			if err != nil {
-				t.Fatal(err)
-			}
-			bw.add(w, doc)
-		}
+		serveOn(t, ln, origin)
+		bw := readBuild(t, reg, res.OutDir)
 		// The ?url and new URL(…, import.meta.url) images are hashed files.
 		env := bw.widgets["env-assets"]
 		var svgs []string
@@ -159,14 +114,9 @@ func TestConventionWidgets(t *testing.T) {
 // origin); after runs once the widget has rendered.
 func renderCases(t *testing.T, bw *build, cases []example, extra map[string]http.Handler, after func(*testing.T, assets.Widget)) {
 	t.Helper()
-	hosts := shared.Hosts(t)
-	mux := http.NewServeMux()
-	mux.Handle("/", hosts.Handler())
+	mux := hostMux(t, bw)
 	for p, h := range extra {
 		mux.Handle(p, h)
-	}
-	for name, w := range bw.widgets {
-		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(bw.html[name], w.CSP))
 	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -235,28 +185,15 @@ func TestWorkerWidget(t *testing.T) {
 		}
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := "http://" + ln.Addr().String()
+	ln, base := listenOrigin(t)
 	opts.PublicURL = base
-	res, err := bundler.Build(ctx, opts)
-	if err != nil {
-		ln.Close()
-		t.Fatal(err)
-	}
+	res, reg := buildAndLoad(t, 2*time.Minute, opts)
 	warned := false
 	for _, w := range res.Warnings {
 		warned = warned || strings.Contains(w.Message, "browsers start a Worker only from the page's own origin")
 	}
 	if !warned {
 		t.Errorf("no warning about workers and origins: %v", res.Warnings)
-	}
-	reg, err := assets.Load(os.DirFS(res.OutDir))
-	if err != nil {
-		ln.Close()
-		t.Fatal(err)
 	}
 	w := reg.Manifest().Widgets[0]
 	var workers []string
@@ -268,22 +205,11 @@ func TestWorkerWidget(t *testing.T) {
 	if len(workers) != 2 {
 		t.Errorf("widget files %v: want two hashed worker files", w.Files)
 	}
-	doc, err := os.ReadFile(filepath.Join(res.OutDir, w.HTML))
-	if err != nil {
-		ln.Close()
-		t.Fatal(err)
-	}
-	bw := &build{widgets: map[string]assets.Widget{w.Name: w}, html: map[string][]byte{w.Name: doc}}
+	bw := readBuild(t, reg, res.OutDir)
 	origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
-	mux := http.NewServeMux()
-	mux.Handle("/", shared.Hosts(t).Handler())
+	mux := hostMux(t, bw)
 	mux.Handle("/assets/", origin)
-	mux.Handle("GET /w/"+w.Name, browsertest.WidgetHandler(doc, w.CSP))
-	srv := httptest.NewUnstartedServer(mux)
-	srv.Listener.Close()
-	srv.Listener = ln
-	srv.Start()
-	t.Cleanup(srv.Close)
+	serveOn(t, ln, mux)
 	cases := []example{{name: "doubler", want: map[string]string{"#doubled": "42", "#squared": "441"}}}
 	renderOn(t, base, bw, cases, func(t *testing.T, w assets.Widget) {
 		for _, f := range workers {

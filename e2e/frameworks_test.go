@@ -1,17 +1,13 @@
 package e2e_test
 
 import (
-	"context"
 	"net"
-	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/browsertest"
 )
@@ -84,69 +80,37 @@ func TestFrameworkWidgets(t *testing.T) {
 	for _, mode := range []string{"inline", "external"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
-			docs := map[string][]byte{}
-			widgets := map[string]assets.Widget{}
-			for project, dir := range projects {
+			all := newBuild()
+			for _, dir := range projects {
 				var public string
 				var ln net.Listener
 				if mode == "external" {
-					var err error
-					if ln, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
-						t.Fatal(err)
-					}
-					public = "http://" + ln.Addr().String()
+					ln, public = listenOrigin(t)
 				}
 				dist := filepath.Join(t.TempDir(), "dist")
-				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-				start := time.Now()
-				res, err := bundler.Build(ctx, bundler.Options{Root: dir, OutDir: dist, PublicURL: public, NoCompress: mode == "inline", NoCache: true})
-				cancel()
-				if err != nil {
-					if ln != nil {
-						ln.Close()
-					}
-					t.Fatalf("%s: %v", project, err)
-				}
-				t.Logf("%s: built %d widgets %s in %v", project, len(res.Manifest.Widgets), mode, time.Since(start).Round(time.Millisecond))
-				reg, err := assets.Load(os.DirFS(dist))
-				if err != nil {
-					t.Fatal(err)
-				}
+				_, reg := buildAndLoad(t, 3*time.Minute, bundler.Options{Root: dir, OutDir: dist, PublicURL: public, NoCompress: mode == "inline", NoCache: true})
 				if ln != nil {
-					srv := httptest.NewUnstartedServer(reg.Handler())
-					srv.Listener.Close()
-					srv.Listener = ln
-					srv.Start()
-					t.Cleanup(srv.Close)
+					serveOn(t, ln, reg.Handler())
 				}
-				for _, w := range reg.Manifest().Widgets {
+				bw := readBuild(t, reg, dist)
+				for name, w := range bw.widgets {
 					if w.Inline != (mode == "inline") {
 						t.Errorf("%s: inline = %v in %s mode", w.Name, w.Inline, mode)
 					}
-					doc, err := os.ReadFile(filepath.Join(dist, w.HTML))
-					if err != nil {
-						t.Fatal(err)
-					}
-					widgets[w.Name], docs[w.Name] = w, doc
+					all.add(w, bw.html[name])
 				}
 			}
-			renderFrameworks(t, widgets, docs)
+			renderFrameworks(t, all)
 		})
 	}
 }
 
-func renderFrameworks(t *testing.T, widgets map[string]assets.Widget, docs map[string][]byte) {
-	hosts := shared.Hosts(t)
-	mux := http.NewServeMux()
-	mux.Handle("/", hosts.Handler())
-	for name, w := range widgets {
-		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(docs[name], w.CSP))
-	}
-	srv := httptest.NewServer(mux)
+func renderFrameworks(t *testing.T, bw *build) {
+	srv := httptest.NewServer(hostMux(t, bw))
 	t.Cleanup(srv.Close)
 	result := map[string]any{"content": []any{map[string]any{"type": "text", "text": "ok"}}, "structuredContent": map[string]any{}}
 	for _, fc := range frameworkCases() {
-		if _, ok := widgets[fc.name]; !ok {
+		if _, ok := bw.widgets[fc.name]; !ok {
 			t.Errorf("build has no %s widget", fc.name)
 			continue
 		}

@@ -1,8 +1,6 @@
 package e2e_test
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -99,17 +97,6 @@ func examples() []example {
 	}
 }
 
-// build is one build of the example widgets: manifest entries and HTML.
-type build struct {
-	widgets map[string]assets.Widget
-	html    map[string][]byte
-}
-
-func (b *build) add(w assets.Widget, doc []byte) {
-	b.widgets[w.Name] = w
-	b.html[w.Name] = doc
-}
-
 // widgetsDir returns the example widgets folder, failing unless its npm
 // dependencies (React, for the weather widget) are installed.
 func widgetsDir(t *testing.T) string {
@@ -128,76 +115,31 @@ func TestExampleWidgets(t *testing.T) {
 	t.Run("inline", func(t *testing.T) {
 		t.Parallel()
 		root := t.TempDir()
-		b, err := bundler.New(bundler.Options{Root: root, WidgetsDir: dir, OutDir: filepath.Join(root, "dist"), NoCompress: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer b.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		start := time.Now()
-		out, err := b.Assemble(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("assembled %d widgets inline in %v", len(out.Manifest.Widgets), time.Since(start).Round(time.Millisecond))
-		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
-		for _, w := range out.Manifest.Widgets {
-			if !w.Inline || len(w.Files) != 0 {
-				t.Errorf("widget %s: want inline with no files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
-			}
-			bw.add(w, out.Files[w.HTML])
-		}
+		bw := assembleInline(t, bundler.Options{Root: root, WidgetsDir: dir, OutDir: filepath.Join(root, "dist"), NoCompress: true})
 		renderAll(t, bw, nil)
 	})
 
 	t.Run("external", func(t *testing.T) {
 		t.Parallel()
 		// The asset origin must exist before the build names it.
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		public := "http://" + ln.Addr().String()
+		ln, public := listenOrigin(t)
 		root := t.TempDir()
 		dist := filepath.Join(root, "dist")
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-		defer cancel()
-		start := time.Now()
-		res, err := bundler.Build(ctx, bundler.Options{Root: root, WidgetsDir: dir, OutDir: dist, PublicURL: public})
-		if err != nil {
-			ln.Close()
-			t.Fatal(err)
-		}
-		t.Logf("built %d widgets external (with precompression) in %v", len(res.Manifest.Widgets), time.Since(start).Round(time.Millisecond))
-		reg, err := assets.Load(os.DirFS(dist))
-		if err != nil {
-			ln.Close()
-			t.Fatal(err)
-		}
+		_, reg := buildAndLoad(t, 2*time.Minute, bundler.Options{Root: root, WidgetsDir: dir, OutDir: dist, PublicURL: public})
 		origin := &requestLog{h: reg.Handler(), seen: map[string]string{}}
-		srv := httptest.NewUnstartedServer(origin)
-		srv.Listener.Close()
-		srv.Listener = ln
-		srv.Start()
-		t.Cleanup(srv.Close)
+		serveOn(t, ln, origin)
 
-		bw := &build{widgets: map[string]assets.Widget{}, html: map[string][]byte{}}
-		for _, w := range reg.Manifest().Widgets {
+		bw := readBuild(t, reg, dist)
+		for name, w := range bw.widgets {
 			if w.Inline || len(w.Files) == 0 {
 				t.Errorf("widget %s: want external files, got inline=%v files=%v", w.Name, w.Inline, w.Files)
 			}
 			if !strings.Contains(w.CSP, public) {
 				t.Errorf("widget %s: CSP does not allow the public origin %s: %q", w.Name, public, w.CSP)
 			}
-			doc, err := os.ReadFile(filepath.Join(dist, w.HTML))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(doc), public+"/") {
+			if doc := bw.html[name]; !strings.Contains(string(doc), public+"/") {
 				t.Errorf("widget %s: HTML does not load from %s: %s", w.Name, public, doc)
 			}
-			bw.add(w, doc)
 		}
 		renderAll(t, bw, func(t *testing.T, w assets.Widget) {
 			for _, f := range w.Files {
@@ -223,13 +165,7 @@ func isText(p string) bool {
 // runs after(t, widget) once the widget has rendered.
 func renderAll(t *testing.T, bw *build, after func(*testing.T, assets.Widget)) {
 	t.Helper()
-	hosts := shared.Hosts(t)
-	mux := http.NewServeMux()
-	mux.Handle("/", hosts.Handler())
-	for name, w := range bw.widgets {
-		mux.Handle("GET /w/"+name, browsertest.WidgetHandler(bw.html[name], w.CSP))
-	}
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(hostMux(t, bw))
 	t.Cleanup(srv.Close)
 
 	for _, ex := range examples() {

@@ -6,12 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/cachedir"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
@@ -91,7 +90,7 @@ func writeJSON(w io.Writer, v any) {
 
 // printSummary prints a Vite-like table of every widget's files.
 func printSummary(w io.Writer, res *bundler.Result) {
-	out := relOrAbs(res.OutDir)
+	out := displaypath.Show(res.OutDir)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, ws := range res.Widgets {
 		fmt.Fprintf(w, "\n%s  %s\n", ws.Name, ws.URI)
@@ -119,13 +118,4 @@ func kbOrDash(n int64) string {
 		return "-"
 	}
 	return kb(n)
-}
-
-func relOrAbs(p string) string {
-	if wd, err := filepath.Abs("."); err == nil {
-		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
-	}
-	return p
 }

@@ -7,9 +7,10 @@
 // JSON-RPC host — together with the npm project those hosts need
 // (testdata/hosts, installed by `npm ci`).
 //
-// It is imported by tests only (bundler/bridge, examples/mcpserver, e2e); it
-// has no place in a widgetd binary. Nothing here skips: a missing Chromium or
-// a missing node_modules fails the test with the command that fixes it.
+// It is imported by tests only (bundler/bridge, devserver, examples/mcpserver,
+// e2e); it has no place in a widgetd binary. Nothing here skips: a missing
+// Chromium or a missing node_modules fails the test with the command that
+// fixes it.
 package browsertest
 
 import (
@@ -23,6 +24,8 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/widgetd/widgetd/internal/chromium"
 )
 
 // ChromiumPath is Debian's Chromium, installed by CI (apt-get install chromium).
@@ -32,8 +35,7 @@ const ChromiumPath = "/usr/bin/chromium"
 // from each other (one browser context each), so many tests can share it.
 type Browser struct {
 	ctx    context.Context // the browser's first tab; parent of every page
-	cancel context.CancelFunc
-	dir    string
+	chrome *chromium.Browser
 }
 
 // Launch starts headless Chromium with the flags the widgetd browser tests
@@ -42,42 +44,15 @@ func Launch(ctx context.Context) (*Browser, error) {
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		return nil, fmt.Errorf("%s missing: install Debian's chromium (apt-get install -y chromium): %w", ChromiumPath, err)
 	}
-	dir, err := os.MkdirTemp("", "widgetd-chromium-")
+	chrome, err := chromium.Start(ctx, ChromiumPath, "widgetd-chromium-")
 	if err != nil {
-		return nil, fmt.Errorf("chromium profile: %w", err)
+		return nil, err
 	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(ChromiumPath),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		// Parallel tests keep several tabs busy; none of them is in front.
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
-	}
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	b := &Browser{ctx: bctx, dir: dir, cancel: func() { cancelB(); cancelA() }}
-	if err := chromedp.Do(bctx); err != nil {
-		b.Close()
-		return nil, fmt.Errorf("start chromium: %w", err)
-	}
-	return b, nil
+	return &Browser{ctx: chrome.Tab(), chrome: chrome}, nil
 }
 
 // Close stops Chromium and removes its profile.
-func (b *Browser) Close() {
-	b.cancel()
-	_ = os.RemoveAll(b.dir)
-}
+func (b *Browser) Close() { b.chrome.Close() }
 
 // Shared launches one Browser, and bundles the test hosts once, for a whole
 // test binary, on first use. The zero value is ready; call Close from

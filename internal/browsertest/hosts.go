@@ -68,7 +68,7 @@ func HostsDir() (string, error) {
 // display shows dir relative to the repository root when inside it.
 func display(dir string) string {
 	if root, err := moduleRoot(); err == nil {
-		if rel, err := filepath.Rel(root, dir); err == nil && !strings.HasPrefix(rel, "..") {
+		if rel, err := filepath.Rel(root, dir); err == nil && filepath.IsLocal(rel) {
 			return filepath.ToSlash(rel)
 		}
 	}

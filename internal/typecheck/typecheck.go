@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // ErrNoTypeScript means the project has no TypeScript installed (or no
@@ -121,13 +122,4 @@ func sourceLine(file string, n int) string {
 	return strings.TrimRight(lines[n-1], "\r")
 }
 
-func rel(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if r, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return p
-}
+func rel(p string) string { return displaypath.Show(p) }

@@ -8,6 +8,8 @@ import (
 	"os/exec"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/widgetd/widgetd/internal/chromium"
 )
 
 // ErrNoChrome means no Chromium or Chrome binary was found; the CLI turns it
@@ -42,51 +44,25 @@ func FindChrome(explicit string) (string, error) {
 // browser is one headless Chromium with a throwaway profile.
 type browser struct {
 	ctx    context.Context
-	cancel context.CancelFunc
-	dir    string
+	chrome *chromium.Browser
 }
 
 // launch starts headless Chromium with the flags that make screenshots
 // repeatable on one machine: no GPU, no LCD text or font hinting, sRGB,
 // hidden scrollbars, no background throttling.
 func launch(ctx context.Context, path string) (*browser, error) {
-	dir, err := os.MkdirTemp("", "widgetd-test-chromium-")
-	if err != nil {
-		return nil, fmt.Errorf("chromium profile: %w", err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(dir),
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-background-timer-throttling", true),
-		chromedp.Flag("disable-renderer-backgrounding", true),
-		chromedp.Flag("disable-backgrounding-occluded-windows", true),
+	chrome, err := chromium.Start(ctx, path, "widgetd-test-chromium-",
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.Flag("font-render-hinting", "none"),
 		chromedp.Flag("disable-lcd-text", true),
 		chromedp.Flag("force-device-scale-factor", "1"),
 		chromedp.Flag("lang", "en-US"),
+	)
+	if err != nil {
+		return nil, err
 	}
-	actx, cancelA := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, cancelB := chromedp.NewContext(actx)
-	b := &browser{ctx: bctx, dir: dir, cancel: func() { cancelB(); cancelA() }}
-	if err := chromedp.Do(bctx); err != nil {
-		b.close()
-		return nil, fmt.Errorf("start %s: %w", path, err)
-	}
-	return b, nil
+	return &browser{ctx: chrome.Tab(), chrome: chrome}, nil
 }
 
-func (b *browser) close() {
-	b.cancel()
-	_ = os.RemoveAll(b.dir)
-}
+func (b *browser) close() { b.chrome.Close() }

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"os"
-	"path/filepath"
+
+	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
 // comparePNG returns the fraction of pixels whose colour differs by more
@@ -55,13 +55,4 @@ func absDiff(a, b uint32) uint32 {
 }
 
 // relPath shows p relative to the working directory when it is below it.
-func relPath(p string) string {
-	wd, err := os.Getwd()
-	if err != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(wd, p); err == nil && !filepath.IsAbs(rel) && len(rel) > 0 && rel[0] != '.' {
-		return rel
-	}
-	return p
-}
+func relPath(p string) string { return displaypath.Show(p) }
