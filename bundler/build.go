@@ -96,8 +96,8 @@ type Builder struct {
 	esbNames   string // widget names the context was made for
 	cache      *compressCache
 	min        *minify.M
-	mu         sync.Mutex // serializes Build, Assemble and Close
-	compilers  *compilers // npm compilers in one Node helper, started on first need
+	mu         sync.Mutex       // serializes Build, Assemble and Close
+	compilers  *compilers       // npm compilers in one Node helper, started on first need
 	display    displaypath.Base // messages show paths relative to the working directory
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
