@@ -52,7 +52,7 @@ type Options struct {
 	// metrics) or adds endpoints the handler does not serve.
 	Fallback http.Handler
 
-	// The limits, as in http.Server (see Options).
+	// The limits, as in http.Server (see the Options doc above).
 	ReadHeaderTimeout time.Duration
 	ReadTimeout       time.Duration
 	WriteTimeout      time.Duration
@@ -159,7 +159,8 @@ func deadline(now time.Time, d time.Duration) time.Time {
 	return now.Add(d)
 }
 
-// clock keeps the Date header current, once a second.
+// clock keeps the Date header current: it is rebuilt every 500 ms, so the
+// second it names is never more than half a second late.
 func (s *Server) clock() {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
@@ -173,6 +174,8 @@ func (s *Server) clock() {
 	}
 }
 
+// setDate stores the Date field line for now, with the blank line that ends
+// every memoised head.
 func (s *Server) setDate(now time.Time) {
 	b := make([]byte, 0, 40)
 	b = append(b, "Date: "...)
