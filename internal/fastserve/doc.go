@@ -33,5 +33,6 @@
 //
 // The Accept-Encoding class (see encodingClass) assumes the handler
 // negotiates Content-Encoding among br, gzip and identity by RFC 9110
-// q-values with ties in that order, as assets' handler does.
+// q-values with ties in that order, as assets' handler does (both read the
+// header with internal/acceptenc).
 package fastserve
