@@ -36,11 +36,7 @@ func Rank(ae ...string) Ranking {
 	for _, field := range ae {
 		for field != "" {
 			var elem string
-			if i := strings.IndexByte(field, ','); i >= 0 {
-				elem, field = field[:i], field[i+1:]
-			} else {
-				elem, field = field, ""
-			}
+			elem, field, _ = strings.Cut(field, ",")
 			coding, q, ok := parseCoding(elem)
 			if !ok {
 				continue
@@ -103,22 +99,14 @@ func parseCoding(elem string) (coding string, q int, ok bool) {
 		return "", 0, false
 	}
 	q = 1000
-	params := ""
-	if i := strings.IndexByte(elem, ';'); i >= 0 {
-		coding, params = strings.TrimSpace(elem[:i]), elem[i+1:]
-	} else {
-		coding = elem
-	}
+	coding, params, _ := strings.Cut(elem, ";")
+	coding = strings.TrimSpace(coding)
 	if coding == "" {
 		return "", 0, false
 	}
 	for params != "" {
 		var p string
-		if i := strings.IndexByte(params, ';'); i >= 0 {
-			p, params = params[:i], params[i+1:]
-		} else {
-			p, params = params, ""
-		}
+		p, params, _ = strings.Cut(params, ";")
 		p = strings.TrimSpace(p)
 		if len(p) >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=' {
 			v, vok := parseQ(strings.TrimSpace(p[2:]))
