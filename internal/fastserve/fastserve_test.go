@@ -203,6 +203,28 @@ func observed(h http.Handler) (opts Options, hits, fallbacks *atomic.Int64) {
 	return opts, hits, fallbacks
 }
 
+// sendRequest dials addr and writes one request for target with a Host
+// field and the raw header lines hdr (which may carry a blank line and a
+// body), for a test to read the answer from the returned connection within
+// 10 seconds.
+func sendRequest(t *testing.T, addr, method, target, hdr string) net.Conn {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
+	if !strings.Contains(hdr, "\r\n\r\n") {
+		raw += "\r\n"
+	}
+	if _, err := io.WriteString(c, raw); err != nil {
+		c.Close()
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestMatchesNetHTTP sends the behaviour table to the engine and to
 // net/http running the same handler, each request three times on a fresh
 // connection (the first fills the cache, the next are served from it), and
@@ -215,19 +237,8 @@ func TestMatchesNetHTTP(t *testing.T) {
 	ref := startNetHTTP(t, h, limits)
 	roundTrip := func(addr, method, target, hdr string) wireResponse {
 		t.Helper()
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := sendRequest(t, addr, method, target, hdr)
 		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-		raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
-		if !strings.Contains(hdr, "\r\n\r\n") {
-			raw += "\r\n"
-		}
-		if _, err := io.WriteString(c, raw); err != nil {
-			t.Fatal(err)
-		}
 		return readWire(t, bufio.NewReader(c), method)
 	}
 	for _, tc := range fastCases(d) {

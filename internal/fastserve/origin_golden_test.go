@@ -7,14 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
@@ -183,19 +181,8 @@ var dateLine = regexp.MustCompile(`(?m)^Date: [^\r]*\r$`)
 // response bytes with the Date value masked.
 func rawRoundTrip(t *testing.T, addr string, tc originCase) string {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := sendRequest(t, addr, tc.method, tc.target, tc.hdr)
 	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	raw := tc.method + " " + tc.target + " HTTP/1.1\r\nHost: origin.test\r\n" + tc.hdr
-	if !strings.Contains(tc.hdr, "\r\n\r\n") {
-		raw += "\r\n"
-	}
-	if _, err := io.WriteString(c, raw); err != nil {
-		t.Fatal(err)
-	}
 	var got bytes.Buffer
 	resp, err := http.ReadResponse(bufio.NewReader(io.TeeReader(c, &got)), &http.Request{Method: tc.method})
 	if err != nil {
