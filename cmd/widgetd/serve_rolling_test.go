@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // nginxLBConf puts two widgetd serve replicas behind nginx as a load
@@ -139,7 +141,7 @@ func startReplica(t *testing.T, dist string, port int) *replica {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	r := &replica{cancel: cancel, done: make(chan int, 1)}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	go func() {
 		r.done <- runServe(ctx, []string{"--dir", dist, "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--access-log=false", "--shutdown-timeout", "5s"}, pw, &stderr)
 		pw.Close()

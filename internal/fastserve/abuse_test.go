@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // panicky wraps h with a path whose handler panics, as a buggy handler
@@ -326,7 +327,7 @@ func (l *errListener) Accept() (net.Conn, error) {
 // retried with backoff, and the server keeps serving.
 func TestAcceptEMFILE(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	var logb lockedBuffer
+	var logb syncbuf.Buffer
 	opts := limits
 	opts.Logger = slog.New(slog.NewJSONHandler(&logb, nil))
 	srv := New(registryHandler(t, d), opts)
@@ -348,7 +349,7 @@ func TestAcceptEMFILE(t *testing.T) {
 	}
 
 	// net/http, the reference, logs and retries the same way.
-	var refLog lockedBuffer
+	var refLog syncbuf.Buffer
 	ref := &http.Server{Handler: registryHandler(t, d), ErrorLog: slog.NewLogLogger(slog.NewJSONHandler(&refLog, nil), slog.LevelWarn)}
 	t.Cleanup(func() { ref.Close() })
 	refLn := &errListener{Listener: listen(t), n: 3}
@@ -366,22 +367,4 @@ func TestAcceptEMFILE(t *testing.T) {
 	if n := strings.Count(refLog.String(), "too many open files"); n != 3 {
 		t.Errorf("net/http: %d log lines about EMFILE, want 3:\n%s", n, refLog.String())
 	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
