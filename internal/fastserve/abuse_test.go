@@ -60,11 +60,7 @@ func (e exchange) summary() string {
 // closes or wait passes, and returns what was seen.
 func converse(t *testing.T, addr string, raw []byte, keepOpen bool, wait time.Duration) exchange {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, addr, 0)
 	if _, err := c.Write(raw); err != nil {
 		t.Fatal(err)
 	}
@@ -192,11 +188,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 		for _, eng := range []struct{ name, addr string }{{"fast", fast}, {"net/http", ref}} {
 			t.Run(tc.name+"/"+eng.name, func(t *testing.T) {
 				t.Parallel()
-				c, err := net.Dial("tcp", eng.addr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
+				c := dial(t, eng.addr, 0)
 				begin := time.Now()
 				closed := make(chan time.Duration, 1)
 				go func() {
@@ -241,12 +233,7 @@ func TestEncodingClassMemo(t *testing.T) {
 	h := registryHandler(t, d)
 	opts, hits, _ := observed(h)
 	addr, srv := start(t, h, opts)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	c := dial(t, addr, 30*time.Second)
 	r := bufio.NewReader(c)
 	get := func(ae string) wireResponse {
 		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: %s\r\n\r\n", d.Asset, ae)
@@ -334,12 +321,7 @@ func TestAcceptEMFILE(t *testing.T) {
 	t.Cleanup(func() { srv.Close() })
 	ln := &errListener{Listener: listen(t), n: 3}
 	go srv.Serve(ln)
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := dial(t, ln.Addr().String(), 10*time.Second)
 	fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 	if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
 		t.Fatalf("after EMFILE: %s", resp)
@@ -354,12 +336,7 @@ func TestAcceptEMFILE(t *testing.T) {
 	t.Cleanup(func() { ref.Close() })
 	refLn := &errListener{Listener: listen(t), n: 3}
 	go ref.Serve(refLn)
-	c2, err := net.Dial("tcp", refLn.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	c2 := dial(t, refLn.Addr().String(), 10*time.Second)
 	fmt.Fprintf(c2, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 {
 		t.Fatalf("net/http after EMFILE: %s", resp)
