@@ -77,12 +77,7 @@ const nginxProxyRules = `      proxy_http_version 1.1;
 // and returns the URLs of its plain load balancer and of its caching one.
 func startNginxLB(t *testing.T, r1, r2 int) (lb, cached string) {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/nginx"); serr == nil {
-			bin, err = "/usr/sbin/nginx", nil
-		}
-	}
+	bin, err := lookDaemon("nginx")
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("nginx not found and CI is set: the rolling-deploy test must run in CI (apt-get install -y nginx): %v", err)

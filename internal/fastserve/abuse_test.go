@@ -314,34 +314,31 @@ func (l *errListener) Accept() (net.Conn, error) {
 // retried with backoff, and the server keeps serving.
 func TestAcceptEMFILE(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
+	// serveAfterEMFILE serves on a listener whose first three Accepts fail
+	// with EMFILE and checks the server then answers and logged each failure.
+	serveAfterEMFILE := func(name string, serve func(net.Listener), logb *syncbuf.Buffer) {
+		t.Helper()
+		ln := &errListener{Listener: listen(t), n: 3}
+		go serve(ln)
+		c := dial(t, ln.Addr().String(), 10*time.Second)
+		fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
+		if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
+			t.Fatalf("%s after EMFILE: %s", name, resp)
+		}
+		if n := strings.Count(logb.String(), "too many open files"); n != 3 {
+			t.Errorf("%s: %d log lines about EMFILE, want 3:\n%s", name, n, logb.String())
+		}
+	}
 	var logb syncbuf.Buffer
 	opts := limits
 	opts.Logger = slog.New(slog.NewJSONHandler(&logb, nil))
 	srv := New(registryHandler(t, d), opts)
 	t.Cleanup(func() { srv.Close() })
-	ln := &errListener{Listener: listen(t), n: 3}
-	go srv.Serve(ln)
-	c := dial(t, ln.Addr().String(), 10*time.Second)
-	fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
-		t.Fatalf("after EMFILE: %s", resp)
-	}
-	if n := strings.Count(logb.String(), "too many open files"); n != 3 {
-		t.Errorf("%d log lines about EMFILE, want 3:\n%s", n, logb.String())
-	}
+	serveAfterEMFILE("fast engine", func(ln net.Listener) { _ = srv.Serve(ln) }, &logb)
 
 	// net/http, the reference, logs and retries the same way.
 	var refLog syncbuf.Buffer
 	ref := &http.Server{Handler: registryHandler(t, d), ErrorLog: slog.NewLogLogger(slog.NewJSONHandler(&refLog, nil), slog.LevelWarn)}
 	t.Cleanup(func() { ref.Close() })
-	refLn := &errListener{Listener: listen(t), n: 3}
-	go ref.Serve(refLn)
-	c2 := dial(t, refLn.Addr().String(), 10*time.Second)
-	fmt.Fprintf(c2, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 {
-		t.Fatalf("net/http after EMFILE: %s", resp)
-	}
-	if n := strings.Count(refLog.String(), "too many open files"); n != 3 {
-		t.Errorf("net/http: %d log lines about EMFILE, want 3:\n%s", n, refLog.String())
-	}
+	serveAfterEMFILE("net/http", func(ln net.Listener) { _ = ref.Serve(ln) }, &refLog)
 }
