@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Listener is a net.Listener that keeps at most Max connections open.
+// Listener is a net.Listener that keeps at most New's max connections open.
 type Listener struct {
 	net.Listener
 	max    int
