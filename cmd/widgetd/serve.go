@@ -38,37 +38,9 @@ type serveConfig struct {
 // asset origin until ctx is done or SIGINT/SIGTERM arrives, finishing
 // in-flight requests before returning.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var cfg serveConfig
-	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ folder written by widgetd build")
-	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address (host:port; loopback by default: give :8080 or 0.0.0.0:8080 to listen on every interface; port 0 picks a free port)")
-	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
-	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
-	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
-	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
-	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections held open at once; more wait in the listen backlog (0: no limit)")
-	addTLSFlags(fs, &cfg.tls)
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--metrics] [--tls-cert F --tls-key F | --acme-host NAMES]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable")
-		fmt.Fprintln(stderr, "caching for hashed files, ETags, Range, CORS for sandboxed widget frames,")
-		fmt.Fprintln(stderr, "and /healthz. Stops gracefully on SIGINT or SIGTERM.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if code, ok := parseArgs(fs, args); !ok {
+	cfg, code, ok := parseServeFlags(args, stderr)
+	if !ok {
 		return code
-	}
-	if cfg.engine != "fast" && cfg.engine != "net/http" {
-		fmt.Fprintf(stderr, "widgetd serve: --engine %q: want fast or net/http\n", cfg.engine)
-		return exitUsage
-	}
-	if err := cfg.tls.validate(); err != nil {
-		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
-		return exitUsage
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -97,17 +69,60 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stdout, "widgetd serve: %s on %s://%s%s [%s] (build %s, %d widgets)\n",
 		cfg.dir, scheme, ln.Addr(), reg.BasePath(), protocols, reg.Manifest().BuildID, len(reg.Widgets()))
+	return serveUntilDone(ctx, srv, limitConns(ln, cfg.maxConns, logger, "main"), cfg.shutdownTimeout, logger, stderr)
+}
 
+// parseServeFlags reads and checks serve's flags. When ok is false, serve
+// exits with code (usage printed, or help asked for).
+func parseServeFlags(args []string, stderr io.Writer) (cfg serveConfig, code int, ok bool) {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ folder written by widgetd build")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address (host:port; loopback by default: give :8080 or 0.0.0.0:8080 to listen on every interface; port 0 picks a free port)")
+	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
+	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
+	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
+	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections held open at once; more wait in the listen backlog (0: no limit)")
+	addTLSFlags(fs, &cfg.tls)
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--metrics] [--tls-cert F --tls-key F | --acme-host NAMES]")
+		fmt.Fprintln(stderr)
+		fmt.Fprintln(stderr, "Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable")
+		fmt.Fprintln(stderr, "caching for hashed files, ETags, Range, CORS for sandboxed widget frames,")
+		fmt.Fprintln(stderr, "and /healthz. Stops gracefully on SIGINT or SIGTERM.")
+		fmt.Fprintln(stderr)
+		fs.PrintDefaults()
+	}
+	if c, parsed := parseArgs(fs, args); !parsed {
+		return cfg, c, false
+	}
+	if cfg.engine != "fast" && cfg.engine != "net/http" {
+		fmt.Fprintf(stderr, "widgetd serve: --engine %q: want fast or net/http\n", cfg.engine)
+		return cfg, exitUsage, false
+	}
+	if err := cfg.tls.validate(); err != nil {
+		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
+		return cfg, exitUsage, false
+	}
+	return cfg, exitOK, true
+}
+
+// serveUntilDone runs srv on ln until ctx is done, then shuts it down,
+// letting in-flight requests finish for at most timeout. It returns serve's
+// exit code.
+func serveUntilDone(ctx context.Context, srv originServer, ln net.Listener, timeout time.Duration, logger *slog.Logger, stderr io.Writer) int {
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(limitConns(ln, cfg.maxConns, logger, "main")) }()
+	go func() { errc <- srv.Serve(ln) }()
 	select {
 	case err := <-errc:
 		fmt.Fprintf(stderr, "widgetd serve: %v\n", err)
 		return exitError
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", "timeout", cfg.shutdownTimeout.String())
-	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.shutdownTimeout)
+	logger.Info("shutting down", "timeout", timeout.String())
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		fmt.Fprintf(stderr, "widgetd serve: shutdown: %v\n", err)
