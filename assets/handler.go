@@ -353,19 +353,14 @@ func parseRange(spec string, size int64) (start, end int64, ok, satisfiable bool
 	return s, e, true, true
 }
 
+// parseDigits parses a byte position: 1 to 18 ASCII digits (no sign, so
+// the value always fits an int64 and an end+1 cannot overflow).
 func parseDigits(s string) (int64, error) {
-	if s == "" || len(s) > 18 {
-		return 0, strconv.ErrSyntax
+	if len(s) > 18 {
+		return 0, strconv.ErrRange
 	}
-	var n int64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, strconv.ErrSyntax
-		}
-		n = n*10 + int64(c-'0')
-	}
-	return n, nil
+	n, err := strconv.ParseUint(s, 10, 63)
+	return int64(n), err
 }
 
 // ifRangeOK reports whether a Range header may be honoured given If-Range:
