@@ -151,7 +151,19 @@ func (s *Server) record(q *request) (resp *response) {
 	} else if h["Content-Length"][0] != strconv.Itoa(len(rec.body)) {
 		return nil
 	}
-	var b []byte
+	b, ok := serialiseHead(h)
+	if !ok {
+		return nil
+	}
+	return &response{head: q.head, class: q.class, header: b, body: rec.body,
+		encoding: h.Get("Content-Encoding")}
+}
+
+// serialiseHead writes a 200 status line and h's fields, sorted by name as
+// net/http sends them, without the blank line that ends the head. ok is
+// false when h may not be memoised: it has Date (the fast path adds its
+// own), Connection or Transfer-Encoding, or a value with a control byte.
+func serialiseHead(h http.Header) (b []byte, ok bool) {
 	b = append(b, "HTTP/1.1 200 OK\r\n"...)
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -160,12 +172,12 @@ func (s *Server) record(q *request) (resp *response) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if k == "Date" || k == "Connection" || k == "Transfer-Encoding" {
-			return nil
+			return nil, false
 		}
 		for _, v := range h[k] {
 			for i := 0; i < len(v); i++ {
 				if v[i] < 0x20 && v[i] != '\t' || v[i] == 0x7f {
-					return nil
+					return nil, false
 				}
 			}
 			b = append(b, k...)
@@ -174,8 +186,7 @@ func (s *Server) record(q *request) (resp *response) {
 			b = append(b, "\r\n"...)
 		}
 	}
-	return &response{head: q.head, class: q.class, header: b, body: rec.body,
-		encoding: h.Get("Content-Encoding")}
+	return b, true
 }
 
 // recorder is a minimal http.ResponseWriter that keeps what the handler wrote.

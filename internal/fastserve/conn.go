@@ -59,24 +59,8 @@ func (fc *conn) serve() {
 			graceful = true
 			return
 		}
-		if r.Buffered() == 0 {
-			// Wait for the next request under IdleTimeout. Deadlines are
-			// moved only when half spent, to keep timer work off the hot path.
-			if !first {
-				fc.extendReadDeadline(s.idle)
-			}
-			fc.idle.Store(true)
-			if s.closing.Load() {
-				return
-			}
-			_, err := r.Peek(1)
-			fc.idle.Store(false)
-			if err != nil {
-				return
-			}
-			if !first {
-				fc.headDL = deadline(time.Now(), s.readHeader)
-			}
+		if r.Buffered() == 0 && !fc.awaitRequest(r, first) {
+			return
 		}
 		first = false
 		head, err := fc.readHead(r)
@@ -105,22 +89,55 @@ func (fc *conn) serve() {
 			return
 		}
 		if s.observe != nil {
-			n := int64(len(resp.body))
-			if resp.head {
-				n = 0
-			}
-			s.observe(Hit{
-				Method:    req.method(),
-				Target:    req.target,
-				UserAgent: req.userAgent,
-				Remote:    fc.c.RemoteAddr(),
-				Status:    http.StatusOK,
-				Bytes:     n,
-				Encoding:  resp.encoding,
-				Duration:  time.Since(start),
-			})
+			fc.report(&req, resp, start)
 		}
 	}
+}
+
+// report tells the Observer about a response the fast path sent for req,
+// whose head was parsed at start.
+func (fc *conn) report(req *request, resp *response, start time.Time) {
+	n := int64(len(resp.body))
+	if resp.head {
+		n = 0
+	}
+	fc.s.observe(Hit{
+		Method:    req.method(),
+		Target:    req.target,
+		UserAgent: req.userAgent,
+		Remote:    fc.c.RemoteAddr(),
+		Status:    http.StatusOK,
+		Bytes:     n,
+		Encoding:  resp.encoding,
+		Duration:  time.Since(start),
+	})
+}
+
+// awaitRequest waits for the first byte of the next request: under
+// ReadHeaderTimeout from accept for the first one (its deadline is already
+// set), under IdleTimeout for later ones, whose head deadline then starts.
+// The idle deadline is moved only when more than a sixteenth of it has
+// passed (see extendReadDeadline), to keep timer work off the hot path. It
+// reports false when the connection should end: the server is closing, the
+// client went away or the deadline passed.
+func (fc *conn) awaitRequest(r *bufio.Reader, first bool) bool {
+	s := fc.s
+	if !first {
+		fc.extendReadDeadline(s.idle)
+	}
+	fc.idle.Store(true)
+	if s.closing.Load() {
+		return false
+	}
+	_, err := r.Peek(1)
+	fc.idle.Store(false)
+	if err != nil {
+		return false
+	}
+	if !first {
+		fc.headDL = deadline(time.Now(), s.readHeader)
+	}
+	return true
 }
 
 // closeGracefully ends a connection the server chose to close while the
