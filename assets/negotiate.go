@@ -8,23 +8,26 @@ import (
 
 // negotiate picks the representation for the Accept-Encoding field values ae
 // (RFC 9110 §12.5.3): the highest q-value among the available codings, ties
-// broken by server preference br > gzip > identity, as acceptenc.Rank orders
-// them. It returns nil when nothing is acceptable. No allocations.
+// broken by server preference br > gzip > identity, which is the first
+// available coding of acceptenc's Ranking. It returns nil when nothing is
+// acceptable. No allocations.
 func (e *entry) negotiate(ae []string) *variant {
 	if len(ae) == 0 {
 		return &e.identity
 	}
-	for _, c := range acceptenc.Rank(ae...) {
-		switch {
-		case c == acceptenc.Br && e.br != nil:
-			return e.br
-		case c == acceptenc.Gzip && e.gzip != nil:
-			return e.gzip
-		case c == acceptenc.Identity:
-			return &e.identity
-		}
+	w := acceptenc.Parse(ae...)
+	var best *variant
+	bestQ := 0
+	if e.br != nil && w.Br > bestQ {
+		best, bestQ = e.br, w.Br
 	}
-	return nil
+	if e.gzip != nil && w.Gzip > bestQ {
+		best, bestQ = e.gzip, w.Gzip
+	}
+	if w.Identity > bestQ {
+		best = &e.identity
+	}
+	return best
 }
 
 // etagListMatch implements If-None-Match (RFC 9110 §13.1.2): "*" matches any

@@ -26,17 +26,27 @@ const (
 // it that it has; none means 406.
 type Ranking [3]Coding
 
-// Rank reads the Accept-Encoding field values ae (none: no header, which
+// Weights are the q-values, in thousandths, that an Accept-Encoding header
+// gives br, gzip and identity; 0 means not acceptable. Identity, acceptable
+// unless excluded, weighs 1 when the header does not list it, below any
+// listed coding.
+type Weights struct{ Br, Gzip, Identity int }
+
+// Rank reads the Accept-Encoding field values ae and ranks the codings:
+// Parse(ae...).Rank().
+func Rank(ae ...string) Ranking { return Parse(ae...).Rank() }
+
+// Parse reads the Accept-Encoding field values ae (none: no header, which
 // means identity only). A coding not listed takes the q-value of "*" when
 // present, else is unacceptable; identity is acceptable unless excluded by
 // "identity;q=0" (or "*;q=0" without an identity entry); "x-gzip" is gzip.
 // Malformed elements are ignored.
-func Rank(ae ...string) Ranking {
+func Parse(ae ...string) Weights {
 	qBr, qGzip, qID, qStar := -1, -1, -1, -1
 	for _, field := range ae {
 		for field != "" {
 			var elem string
-			elem, field, _ = strings.Cut(field, ",")
+			elem, field = cutByte(field, ',')
 			coding, q, ok := parseCoding(elem)
 			if !ok {
 				continue
@@ -65,14 +75,14 @@ func Rank(ae ...string) Ranking {
 			qID = 0
 		}
 	}
-	return rank(qBr, qGzip, qID)
+	return Weights{qBr, qGzip, qID}
 }
 
-// rank orders the codings by their q-values, ties keeping server order,
-// and keeps the acceptable ones (q > 0).
-func rank(qBr, qGzip, qID int) Ranking {
+// Rank orders the codings by weight, ties keeping server order, and keeps
+// the acceptable ones.
+func (w Weights) Rank() Ranking {
 	codings := Ranking{Br, Gzip, Identity}
-	qs := [3]int{qBr, qGzip, qID}
+	qs := [3]int{w.Br, w.Gzip, w.Identity}
 	for i := 1; i < 3; i++ { // insertion sort, stable
 		for j := i; j > 0 && qs[j] > qs[j-1]; j-- {
 			qs[j], qs[j-1] = qs[j-1], qs[j]
@@ -99,14 +109,16 @@ func parseCoding(elem string) (coding string, q int, ok bool) {
 		return "", 0, false
 	}
 	q = 1000
-	coding, params, _ := strings.Cut(elem, ";")
-	coding = strings.TrimSpace(coding)
+	coding, params := elem, ""
+	if i := strings.IndexByte(elem, ';'); i >= 0 {
+		coding, params = strings.TrimSpace(elem[:i]), elem[i+1:]
+	}
 	if coding == "" {
 		return "", 0, false
 	}
 	for params != "" {
 		var p string
-		p, params, _ = strings.Cut(params, ";")
+		p, params = cutByte(params, ';')
 		p = strings.TrimSpace(p)
 		if len(p) >= 2 && (p[0] == 'q' || p[0] == 'Q') && p[1] == '=' {
 			v, vok := parseQ(strings.TrimSpace(p[2:]))
@@ -117,6 +129,15 @@ func parseCoding(elem string) (coding string, q int, ok bool) {
 		}
 	}
 	return coding, q, true
+}
+
+// cutByte is strings.Cut for a one-byte separator, without the general
+// substring search: this runs for every element of every request's header.
+func cutByte(s string, sep byte) (before, after string) {
+	if i := strings.IndexByte(s, sep); i >= 0 {
+		return s[:i], s[i+1:]
+	}
+	return s, ""
 }
 
 // parseQ parses an RFC 9110 qvalue ("0", "0.5", "1", "1.000") into

@@ -34,6 +34,25 @@ func TestRank(t *testing.T) {
 	}
 }
 
+// TestParse pins the weights behind a ranking: identity not listed weighs
+// 1, a coding covered only by "*" takes its weight.
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		ae   []string
+		want Weights
+	}{
+		{nil, Weights{0, 0, 1}},
+		{[]string{"gzip"}, Weights{0, 1000, 1}},
+		{[]string{"br;q=0.5, *;q=0.25"}, Weights{500, 250, 1}},
+		{[]string{"*;q=0"}, Weights{0, 0, 0}},
+		{[]string{"identity;q=0.1", "x-gzip;q=0.2"}, Weights{0, 200, 100}},
+	} {
+		if got := Parse(tc.ae...); got != tc.want {
+			t.Errorf("Parse(%q) = %+v, want %+v", tc.ae, got, tc.want)
+		}
+	}
+}
+
 // TestRankAllocs keeps Rank off the allocator: the origin calls it per request.
 func TestRankAllocs(t *testing.T) {
 	ae := []string{"gzip, deflate, br;q=0.9, zstd"}
