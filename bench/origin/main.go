@@ -128,7 +128,7 @@ func run(ctx context.Context, o options) error {
 
 	var nURL string
 	if !o.skipNginx {
-		ng, u, err := startNginx(ctx, tmp, dist)
+		ng, u, err := startNginx(ctx, tmp, dist, nil)
 		if err != nil {
 			return err
 		}
@@ -151,11 +151,11 @@ func run(ctx context.Context, o options) error {
 
 	fmt.Printf("wrk -t%d -d%s -H 'Accept-Encoding: br'; GOMAXPROCS of widgetd = %d CPUs; serve env %q\n\n", o.threads, o.duration, numCPU(), o.serveEnv)
 	fmt.Printf("%-6s %-8s %12s %10s %8s %8s\n", "conns", "server", "req/s", "p99", "errors", "ratio")
-	for _, cs := range strings.Split(o.conns, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(cs))
-		if err != nil || c <= 0 {
-			return fmt.Errorf("bad -conns entry %q", cs)
-		}
+	conns, err := parseConns(o.conns)
+	if err != nil {
+		return err
+	}
+	for _, c := range conns {
 		w, err := runWrk(ctx, wURL+"/"+asset, c, o.threads, o.duration)
 		if err != nil {
 			return fmt.Errorf("wrk widgetd: %w", err)
@@ -340,6 +340,8 @@ func startServe(ctx context.Context, bin string, args, env []string) (*exec.Cmd,
 	return c, u, nil
 }
 
+// nginxConf is the nginx configuration of the comparison; the {{...-tls}}
+// places are empty for plain HTTP and hold nginxTLS's lines over TLS.
 const nginxConf = `load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
 worker_processes auto;
 %s
@@ -360,9 +362,9 @@ http {
   fastcgi_temp_path {{prefix}}/tmp;
   uwsgi_temp_path {{prefix}}/tmp;
   scgi_temp_path {{prefix}}/tmp;
-  server {
-    listen 127.0.0.1:{{port}} reuseport;
-    root {{dist}};
+{{http-tls}}  server {
+    listen 127.0.0.1:{{port}}{{listen-tls}} reuseport;
+{{server-tls}}    root {{dist}};
     gzip_static on;
     gzip_vary on;
     gzip_proxied any;
@@ -378,10 +380,46 @@ http {
 }
 `
 
+// nginxTLS holds the lines nginxConf gets over TLS (HTTP/2 by ALPN).
+var nginxTLS = []string{
+	"{{http-tls}}", "  ssl_protocols TLSv1.2 TLSv1.3;\n  ssl_session_cache shared:SSL:1m;\n",
+	"{{listen-tls}}", " ssl http2",
+	"{{server-tls}}", "    ssl_certificate {{cert}};\n    ssl_certificate_key {{key}};\n",
+}
+
+// certFiles are the PEM files of a server certificate and its key.
+type certFiles struct{ cert, key string }
+
+// nginxConfig returns nginxConf for nginx's prefix folder, the dist folder
+// to serve, the port, whether workers must run as root, and tls (nil for
+// plain HTTP).
+func nginxConfig(prefix, dist string, port int, root bool, tls *certFiles) string {
+	user := ""
+	if root {
+		user = "user root;"
+	}
+	conf := fmt.Sprintf(nginxConf, user)
+	if tls != nil {
+		conf = strings.NewReplacer(nginxTLS...).Replace(conf)
+	} else {
+		conf = strings.NewReplacer("{{http-tls}}", "", "{{listen-tls}}", "", "{{server-tls}}", "").Replace(conf)
+	}
+	r := []string{"{{prefix}}", prefix, "{{port}}", strconv.Itoa(port), "{{dist}}", dist}
+	if tls != nil {
+		r = append(r, "{{cert}}", tls.cert, "{{key}}", tls.key)
+	}
+	return strings.NewReplacer(r...).Replace(conf)
+}
+
 // startNginx writes a config into its own prefix under tmp and starts nginx
-// in the foreground on a free loopback port.
-func startNginx(ctx context.Context, tmp, dist string) (*exec.Cmd, string, error) {
-	prefix := filepath.Join(tmp, "nginx")
+// in the foreground on a free loopback port, over TLS with tls's
+// certificate when tls is not nil. It returns nginx's base URL.
+func startNginx(ctx context.Context, tmp, dist string, tls *certFiles) (*exec.Cmd, string, error) {
+	name, scheme, what := "nginx", "http://", "nginx"
+	if tls != nil {
+		name, scheme, what = "nginx-tls", "https://", "nginx (TLS)"
+	}
+	prefix := filepath.Join(tmp, name)
 	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
 		return nil, "", err
 	}
@@ -389,12 +427,7 @@ func startNginx(ctx context.Context, tmp, dist string) (*exec.Cmd, string, error
 	if err != nil {
 		return nil, "", err
 	}
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root;"
-	}
-	conf := fmt.Sprintf(nginxConf, user)
-	conf = strings.NewReplacer("{{prefix}}", prefix, "{{port}}", strconv.Itoa(port), "{{dist}}", dist).Replace(conf)
+	conf := nginxConfig(prefix, dist, port, os.Geteuid() == 0, tls)
 	cf := filepath.Join(prefix, "nginx.conf")
 	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
 		return nil, "", err
@@ -405,17 +438,17 @@ func startNginx(ctx context.Context, tmp, dist string) (*exec.Cmd, string, error
 	if err := c.Start(); err != nil {
 		return nil, "", err
 	}
-	u := fmt.Sprintf("http://127.0.0.1:%d", port)
+	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for i := 0; i < 100; i++ {
-		if conn, err := net.Dial("tcp", u[len("http://"):]); err == nil {
+		if conn, err := net.Dial("tcp", addr); err == nil {
 			conn.Close()
-			return c, u, nil
+			return c, scheme + addr, nil
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopProc(c)
 	b, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
-	return nil, "", fmt.Errorf("nginx did not start listening: %s", b)
+	return nil, "", fmt.Errorf("%s did not start listening: %s", what, b)
 }
 
 func freePort() (int, error) {
@@ -444,17 +477,38 @@ func stopProc(c *exec.Cmd) {
 	}
 }
 
-// checkBR fetches url with Accept-Encoding: br and checks the response is the
-// br variant of the expected size with Vary.
-func checkBR(url string, size int64) error {
+// parseConns reads -conns: a comma-separated list of connection counts.
+func parseConns(s string) ([]int, error) {
+	var conns []int
+	for _, cs := range strings.Split(s, ",") {
+		c, err := strconv.Atoi(strings.TrimSpace(cs))
+		if err != nil || c <= 0 {
+			return nil, fmt.Errorf("bad -conns entry %q", cs)
+		}
+		conns = append(conns, c)
+	}
+	return conns, nil
+}
+
+// getBR fetches url through tr with Accept-Encoding: br and returns the
+// response with its body read.
+func getBR(tr *http.Transport, url string) (*http.Response, []byte, error) {
+	defer tr.CloseIdleConnections()
 	req, _ := http.NewRequest("GET", url, nil)
 	req.Header.Set("Accept-Encoding", "br")
-	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	resp, err := tr.RoundTrip(req)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(resp.Body)
+	return resp, body, err
+}
+
+// checkBR fetches url with Accept-Encoding: br and checks the response is the
+// br variant of the expected size with Vary.
+func checkBR(url string, size int64) error {
+	resp, body, err := getBR(&http.Transport{DisableCompression: true}, url)
 	if err != nil {
 		return err
 	}

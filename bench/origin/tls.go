@@ -10,7 +10,6 @@ import (
 	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
-	"io"
 	"math/big"
 	"net"
 	"net/http"
@@ -20,7 +19,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -46,7 +44,7 @@ func runTLS(ctx context.Context, o options, tmp, bin, dist, asset string, size i
 	}
 	var nURL string
 	if !o.skipNginx {
-		ng, u, err := startNginxTLS(ctx, tmp, dist, certFile, keyFile)
+		ng, u, err := startNginx(ctx, tmp, dist, &certFiles{certFile, keyFile})
 		if err != nil {
 			return err
 		}
@@ -59,40 +57,57 @@ func runTLS(ctx context.Context, o options, tmp, bin, dist, asset string, size i
 	_, h2err := exec.LookPath("h2load")
 	fmt.Printf("\nover TLS (TLS 1.3, ECDSA P-256): HTTP/1.1 with wrk -t%d, HTTP/2 with h2load -t%d -m1 (mean latency; h2load reports no p99)\n\n", o.threads, o.threads)
 	fmt.Printf("%-6s %-9s %-8s %12s %10s %8s %8s\n", "conns", "protocol", "server", "req/s", "latency", "errors", "ratio")
-	for _, cs := range strings.Split(o.conns, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(cs))
-		if err != nil || c <= 0 {
-			return fmt.Errorf("bad -conns entry %q", cs)
-		}
-		w, err := runWrk(ctx, wURL+"/"+asset, c, o.threads, o.duration)
-		if err != nil {
-			return fmt.Errorf("wrk widgetd TLS: %w", err)
-		}
-		fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d\n", c, "h1+TLS", "widgetd", w.rps, w.p99+" p99", w.errors)
-		if nURL != "" {
-			n, err := runWrk(ctx, nURL+"/"+asset, c, o.threads, o.duration)
-			if err != nil {
-				return fmt.Errorf("wrk nginx TLS: %w", err)
-			}
-			fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d %7.2fx\n", c, "h1+TLS", "nginx", n.rps, n.p99+" p99", n.errors, w.rps/n.rps)
+	conns, err := parseConns(o.conns)
+	if err != nil {
+		return err
+	}
+	wrk := func(base string, c int) (tlsResult, error) {
+		r, err := runWrk(ctx, base+"/"+asset, c, o.threads, o.duration)
+		return tlsResult{r.rps, r.p99 + " p99", r.errors}, err
+	}
+	h2 := func(base string, c int) (tlsResult, error) {
+		r, err := runH2load(ctx, base+"/"+asset, c, o.threads, o.duration)
+		return tlsResult{r.rps, r.mean + " avg", r.errors}, err
+	}
+	for _, c := range conns {
+		if err := tlsRows(c, "h1+TLS", [2]string{"wrk widgetd TLS", "wrk nginx TLS"}, wURL, nURL, wrk); err != nil {
+			return err
 		}
 		if h2err != nil {
 			fmt.Printf("%-6d %-9s h2load not found (apt-get install -y nghttp2-client): HTTP/2 not measured\n", c, "h2")
 			continue
 		}
-		w2, err := runH2load(ctx, wURL+"/"+asset, c, o.threads, o.duration)
-		if err != nil {
-			return fmt.Errorf("h2load widgetd: %w", err)
-		}
-		fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d\n", c, "h2", "widgetd", w2.rps, w2.mean+" avg", w2.errors)
-		if nURL != "" {
-			n2, err := runH2load(ctx, nURL+"/"+asset, c, o.threads, o.duration)
-			if err != nil {
-				return fmt.Errorf("h2load nginx: %w", err)
-			}
-			fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d %7.2fx\n", c, "h2", "nginx", n2.rps, n2.mean+" avg", n2.errors, w2.rps/n2.rps)
+		if err := tlsRows(c, "h2", [2]string{"h2load widgetd", "h2load nginx"}, wURL, nURL, h2); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// tlsResult is one server's row of the TLS table.
+type tlsResult struct {
+	rps     float64
+	latency string
+	errors  int64
+}
+
+// tlsRows measures widgetd at wURL and, when nURL is set, nginx with
+// measure at c connections, and prints their rows of the TLS table; what
+// names each measurement in errors.
+func tlsRows(c int, proto string, what [2]string, wURL, nURL string, measure func(base string, c int) (tlsResult, error)) error {
+	w, err := measure(wURL, c)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what[0], err)
+	}
+	fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d\n", c, proto, "widgetd", w.rps, w.latency, w.errors)
+	if nURL == "" {
+		return nil
+	}
+	n, err := measure(nURL, c)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what[1], err)
+	}
+	fmt.Printf("%-6d %-9s %-8s %12.0f %10s %8d %7.2fx\n", c, proto, "nginx", n.rps, n.latency, n.errors, w.rps/n.rps)
 	return nil
 }
 
@@ -140,16 +155,8 @@ func writeSelfSigned(dir string) (certFile, keyFile string, pool *x509.CertPool,
 
 // checkBRTLS is checkBR over HTTPS with HTTP/2, trusting pool.
 func checkBRTLS(url string, size int64, pool *x509.CertPool) error {
-	req, _ := http.NewRequest("GET", url, nil)
-	req.Header.Set("Accept-Encoding", "br")
 	tr := &http.Transport{DisableCompression: true, ForceAttemptHTTP2: true, TLSClientConfig: &tls.Config{RootCAs: pool}}
-	defer tr.CloseIdleConnections()
-	resp, err := tr.RoundTrip(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
+	resp, body, err := getBR(tr, url)
 	if err != nil {
 		return err
 	}
@@ -158,88 +165,6 @@ func checkBRTLS(url string, size int64, pool *x509.CertPool) error {
 			url, resp.Proto, resp.StatusCode, resp.Header.Get("Content-Encoding"), len(body), size)
 	}
 	return nil
-}
-
-// nginxTLSConf is nginxConf's server over TLS with HTTP/2.
-const nginxTLSConf = `load_module /usr/lib/nginx/modules/ngx_http_brotli_static_module.so;
-worker_processes auto;
-%s
-pid {{prefix}}/nginx.pid;
-error_log {{prefix}}/error.log warn;
-events { worker_connections 4096; }
-http {
-  include /etc/nginx/mime.types;
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  tcp_nodelay on;
-  keepalive_timeout 120s;
-  keepalive_requests 1000000;
-  open_file_cache max=1000 inactive=60s;
-  client_body_temp_path {{prefix}}/tmp;
-  proxy_temp_path {{prefix}}/tmp;
-  fastcgi_temp_path {{prefix}}/tmp;
-  uwsgi_temp_path {{prefix}}/tmp;
-  scgi_temp_path {{prefix}}/tmp;
-  ssl_protocols TLSv1.2 TLSv1.3;
-  ssl_session_cache shared:SSL:1m;
-  server {
-    listen 127.0.0.1:{{port}} ssl http2 reuseport;
-    ssl_certificate {{cert}};
-    ssl_certificate_key {{key}};
-    root {{dist}};
-    gzip_static on;
-    gzip_vary on;
-    gzip_proxied any;
-    brotli_static on;
-    location /assets/ {
-      add_header Cache-Control "public, max-age=31536000, immutable";
-      add_header Access-Control-Allow-Origin "*";
-      add_header Cross-Origin-Resource-Policy "cross-origin";
-      add_header Timing-Allow-Origin "*";
-      add_header X-Content-Type-Options "nosniff";
-    }
-  }
-}
-`
-
-// startNginxTLS starts nginx over TLS in its own prefix under tmp.
-func startNginxTLS(ctx context.Context, tmp, dist, certFile, keyFile string) (*exec.Cmd, string, error) {
-	prefix := filepath.Join(tmp, "nginx-tls")
-	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
-		return nil, "", err
-	}
-	port, err := freePort()
-	if err != nil {
-		return nil, "", err
-	}
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root;"
-	}
-	conf := strings.NewReplacer("{{prefix}}", prefix, "{{port}}", strconv.Itoa(port), "{{dist}}", dist,
-		"{{cert}}", certFile, "{{key}}", keyFile).Replace(fmt.Sprintf(nginxTLSConf, user))
-	cf := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		return nil, "", err
-	}
-	c := exec.CommandContext(ctx, "nginx", "-p", prefix, "-c", cf, "-g", "daemon off;")
-	c.Stderr = os.Stderr
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := c.Start(); err != nil {
-		return nil, "", err
-	}
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for i := 0; i < 100; i++ {
-		if conn, err := net.Dial("tcp", addr); err == nil {
-			conn.Close()
-			return c, "https://" + addr, nil
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	stopProc(c)
-	b, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
-	return nil, "", fmt.Errorf("nginx (TLS) did not start listening: %s", b)
 }
 
 // h2Result is what runH2load reads from h2load's report.

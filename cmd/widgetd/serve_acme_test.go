@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // pebbleBinary returns Pebble's path. CI installs it (Debian package
@@ -63,7 +64,7 @@ func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-config", cfgFile)
 	cmd.Env = append(os.Environ(), "PEBBLE_VA_ALWAYS_VALID=1", "PEBBLE_VA_ALWAYSVALID=1", "PEBBLE_VA_NOSLEEP=1", "PEBBLE_WFE_NONCEREJECT=0")
-	var out syncBuffer
+	var out syncbuf.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

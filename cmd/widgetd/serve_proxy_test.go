@@ -149,19 +149,25 @@ sub vcl_backend_response {
 }
 `
 
+// lookDaemon finds the program name on PATH or in /usr/sbin, where Debian
+// installs daemons (nginx, varnishd) and which a non-root PATH may lack.
+func lookDaemon(name string) (string, error) {
+	bin, err := exec.LookPath(name)
+	if err != nil {
+		if _, serr := os.Stat("/usr/sbin/" + name); serr == nil {
+			return "/usr/sbin/" + name, nil
+		}
+	}
+	return bin, err
+}
+
 // startVarnish runs varnishd in the foreground in front of backendPort with
 // its working directory, VCL and storage under t.TempDir(). Compression
 // support is off so Varnish passes Accept-Encoding through and caches the
 // origin's precompressed variants by Vary.
 func startVarnish(t *testing.T, backendPort int) string {
 	t.Helper()
-	bin, err := exec.LookPath("varnishd")
-	if err != nil {
-		// Debian installs it in /usr/sbin, which a non-root PATH may lack.
-		if _, serr := os.Stat("/usr/sbin/varnishd"); serr == nil {
-			bin, err = "/usr/sbin/varnishd", nil
-		}
-	}
+	bin, err := lookDaemon("varnishd")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("varnishd not found but CI=true: the caching-proxy test must run in CI (apt-get install -y varnish): %v", err)

@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // nginxLBConf puts two widgetd serve replicas behind nginx as a load
@@ -75,12 +77,7 @@ const nginxProxyRules = `      proxy_http_version 1.1;
 // and returns the URLs of its plain load balancer and of its caching one.
 func startNginxLB(t *testing.T, r1, r2 int) (lb, cached string) {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/nginx"); serr == nil {
-			bin, err = "/usr/sbin/nginx", nil
-		}
-	}
+	bin, err := lookDaemon("nginx")
 	if err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatalf("nginx not found and CI is set: the rolling-deploy test must run in CI (apt-get install -y nginx): %v", err)
@@ -139,7 +136,7 @@ func startReplica(t *testing.T, dist string, port int) *replica {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	r := &replica{cancel: cancel, done: make(chan int, 1)}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	go func() {
 		r.done <- runServe(ctx, []string{"--dir", dist, "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--access-log=false", "--shutdown-timeout", "5s"}, pw, &stderr)
 		pw.Close()

@@ -11,12 +11,12 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/fastserve"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // TestServe runs `widgetd serve` on a free port over a generated dist, checks
@@ -27,7 +27,7 @@ func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	pr, pw := io.Pipe()
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--metrics"}, pw, &stderr)
@@ -166,7 +166,7 @@ func TestServeObserverHit(t *testing.T) {
 		Remote: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}, Status: 200, Bytes: 1234,
 		Encoding: "br", Duration: 3 * time.Millisecond,
 	}
-	var logb syncBuffer
+	var logb syncbuf.Buffer
 	both := &serveObserver{logger: slog.New(slog.NewJSONHandler(&logb, nil)), metrics: &serveMetrics{buildID: "b1"}}
 	both.hit(hit)
 	for _, want := range []string{`"msg":"request"`, `"method":"GET"`, `"path":"/assets/a-X.js"`, `"status":200`, `"bytes":1234`,
@@ -186,23 +186,4 @@ func TestServeObserverHit(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { metricsOnly.hit(hit) }); n != 0 {
 		t.Errorf("metrics-only hit: %v allocations, want 0", n)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for the server goroutine to write while
-// the test reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.buf.String()
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // testCA is a certificate authority generated for one test.
@@ -104,11 +105,11 @@ func (ca *testCA) issue(t *testing.T, serial int64, certFile, keyFile string) {
 // startServeCLI runs `widgetd serve args...` until the end of the test and
 // returns its stdout lines up to and including the one that announces the
 // main listener, and its stderr.
-func startServeCLI(t *testing.T, args ...string) (lines []string, stderr *syncBuffer) {
+func startServeCLI(t *testing.T, args ...string) (lines []string, stderr *syncbuf.Buffer) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
-	stderr = &syncBuffer{}
+	stderr = &syncbuf.Buffer{}
 	done := make(chan int, 1)
 	go func() {
 		done <- runServe(ctx, args, pw, stderr)
@@ -315,7 +316,7 @@ func TestServeTLSFlags(t *testing.T) {
 		{[]string{"--acme-host", "127.0.0.1"}, exitUsage, "no ports, wildcards"},
 		{[]string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, exitError, "TLS certificate"},
 	} {
-		var out, errb syncBuffer
+		var out, errb syncbuf.Buffer
 		args := append([]string{"--dir", d.Dir, "--addr", "127.0.0.1:0"}, tc.args...)
 		if got := runServe(context.Background(), args, &out, &errb); got != tc.code || !strings.Contains(errb.String(), tc.want) {
 			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, got, errb.String(), tc.code, tc.want)
@@ -336,7 +337,7 @@ func loadRegistry(t *testing.T, dir string) *assets.Registry {
 // TestServeDefaultAddrLoopback: without --addr, serve listens on loopback
 // only, and its help says so.
 func TestServeDefaultAddrLoopback(t *testing.T) {
-	var out, errb syncBuffer
+	var out, errb syncbuf.Buffer
 	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
 		t.Fatalf("-h: exit %d", code)
 	}

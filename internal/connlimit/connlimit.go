@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// Listener is a net.Listener that keeps at most Max connections open.
+// Listener is a net.Listener that keeps at most New's max connections open.
 type Listener struct {
 	net.Listener
 	max    int
@@ -61,9 +61,9 @@ func (l *Listener) Accept() (net.Conn, error) {
 	}
 	release := func() { <-l.slots }
 	if tc, ok := c.(*net.TCPConn); ok {
-		return &tcpConn{TCPConn: tc, release: release}, nil
+		return &tcpConn{TCPConn: tc, slot: slot{release: release}}, nil
 	}
-	return &conn{Conn: c, release: release}, nil
+	return &conn{Conn: c, slot: slot{release: release}}, nil
 }
 
 func (l *Listener) logLimit() {
@@ -85,28 +85,37 @@ func (l *Listener) Close() error {
 // Open returns how many connections are open.
 func (l *Listener) Open() int { return len(l.slots) }
 
+// slot is a connection's place under the limit, given back once.
+type slot struct {
+	release func()
+	once    sync.Once
+}
+
+func (s *slot) free() { s.once.Do(s.release) }
+
 // tcpConn keeps *net.TCPConn's methods (CloseWrite, SyscallConn, ReadFrom)
 // visible to the servers, which use them for half-close and sendfile.
 type tcpConn struct {
 	*net.TCPConn
-	release func()
-	once    sync.Once
+	slot
 }
 
+// Close closes the connection and frees its slot (once, however often it
+// is called).
 func (c *tcpConn) Close() error {
-	err := c.TCPConn.Close()
-	c.once.Do(c.release)
-	return err
+	defer c.free()
+	return c.TCPConn.Close()
 }
 
+// conn is a limited connection of any other type.
 type conn struct {
 	net.Conn
-	release func()
-	once    sync.Once
+	slot
 }
 
+// Close closes the connection and frees its slot (once, however often it
+// is called).
 func (c *conn) Close() error {
-	err := c.Conn.Close()
-	c.once.Do(c.release)
-	return err
+	defer c.free()
+	return c.Conn.Close()
 }

@@ -1,32 +1,15 @@
 package connlimit
 
 import (
-	"bytes"
 	"errors"
 	"log/slog"
 	"net"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestLimit: with max 1, a second Accept waits until the first connection
 // closes (logging once), a double Close frees one slot only, and Close of
@@ -36,7 +19,7 @@ func TestLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logb lockedBuffer
+	var logb syncbuf.Buffer
 	ln := New(raw, 1, slog.New(slog.NewJSONHandler(&logb, nil)), "test").(*Listener)
 	for range 3 {
 		c, err := net.Dial("tcp", raw.Addr().String())

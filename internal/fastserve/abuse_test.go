@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // panicky wraps h with a path whose handler panics, as a buggy handler
@@ -59,11 +60,7 @@ func (e exchange) summary() string {
 // closes or wait passes, and returns what was seen.
 func converse(t *testing.T, addr string, raw []byte, keepOpen bool, wait time.Duration) exchange {
 	t.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, addr, 0)
 	if _, err := c.Write(raw); err != nil {
 		t.Fatal(err)
 	}
@@ -191,11 +188,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 		for _, eng := range []struct{ name, addr string }{{"fast", fast}, {"net/http", ref}} {
 			t.Run(tc.name+"/"+eng.name, func(t *testing.T) {
 				t.Parallel()
-				c, err := net.Dial("tcp", eng.addr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer c.Close()
+				c := dial(t, eng.addr, 0)
 				begin := time.Now()
 				closed := make(chan time.Duration, 1)
 				go func() {
@@ -240,12 +233,7 @@ func TestEncodingClassMemo(t *testing.T) {
 	h := registryHandler(t, d)
 	opts, hits, _ := observed(h)
 	addr, srv := start(t, h, opts)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	c := dial(t, addr, 30*time.Second)
 	r := bufio.NewReader(c)
 	get := func(ae string) wireResponse {
 		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: %s\r\n\r\n", d.Asset, ae)
@@ -326,62 +314,31 @@ func (l *errListener) Accept() (net.Conn, error) {
 // retried with backoff, and the server keeps serving.
 func TestAcceptEMFILE(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	var logb lockedBuffer
+	// serveAfterEMFILE serves on a listener whose first three Accepts fail
+	// with EMFILE and checks the server then answers and logged each failure.
+	serveAfterEMFILE := func(name string, serve func(net.Listener), logb *syncbuf.Buffer) {
+		t.Helper()
+		ln := &errListener{Listener: listen(t), n: 3}
+		go serve(ln)
+		c := dial(t, ln.Addr().String(), 10*time.Second)
+		fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
+		if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
+			t.Fatalf("%s after EMFILE: %s", name, resp)
+		}
+		if n := strings.Count(logb.String(), "too many open files"); n != 3 {
+			t.Errorf("%s: %d log lines about EMFILE, want 3:\n%s", name, n, logb.String())
+		}
+	}
+	var logb syncbuf.Buffer
 	opts := limits
 	opts.Logger = slog.New(slog.NewJSONHandler(&logb, nil))
 	srv := New(registryHandler(t, d), opts)
 	t.Cleanup(func() { srv.Close() })
-	ln := &errListener{Listener: listen(t), n: 3}
-	go srv.Serve(ln)
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
-		t.Fatalf("after EMFILE: %s", resp)
-	}
-	if n := strings.Count(logb.String(), "too many open files"); n != 3 {
-		t.Errorf("%d log lines about EMFILE, want 3:\n%s", n, logb.String())
-	}
+	serveAfterEMFILE("fast engine", func(ln net.Listener) { _ = srv.Serve(ln) }, &logb)
 
 	// net/http, the reference, logs and retries the same way.
-	var refLog lockedBuffer
+	var refLog syncbuf.Buffer
 	ref := &http.Server{Handler: registryHandler(t, d), ErrorLog: slog.NewLogLogger(slog.NewJSONHandler(&refLog, nil), slog.LevelWarn)}
 	t.Cleanup(func() { ref.Close() })
-	refLn := &errListener{Listener: listen(t), n: 3}
-	go ref.Serve(refLn)
-	c2, err := net.Dial("tcp", refLn.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
-	fmt.Fprintf(c2, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
-	if resp := readWire(t, bufio.NewReader(c2), "GET"); resp.status != 200 {
-		t.Fatalf("net/http after EMFILE: %s", resp)
-	}
-	if n := strings.Count(refLog.String(), "too many open files"); n != 3 {
-		t.Errorf("net/http: %d log lines about EMFILE, want 3:\n%s", n, refLog.String())
-	}
-}
-
-// lockedBuffer is a bytes.Buffer safe for concurrent writes and reads.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	serveAfterEMFILE("net/http", func(ln net.Listener) { _ = ref.Serve(ln) }, &refLog)
 }

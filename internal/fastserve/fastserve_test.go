@@ -203,6 +203,38 @@ func observed(h http.Handler) (opts Options, hits, fallbacks *atomic.Int64) {
 	return opts, hits, fallbacks
 }
 
+// dial connects to addr, closed at the end of the test, with a deadline d
+// from now for every read and write (none when d is 0).
+func dial(tb testing.TB, addr string, d time.Duration) net.Conn {
+	tb.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	if d > 0 {
+		_ = c.SetDeadline(time.Now().Add(d))
+	}
+	return c
+}
+
+// sendRequest dials addr and writes one request for target with a Host
+// field and the raw header lines hdr (which may carry a blank line and a
+// body), for a test to read the answer from the returned connection within
+// 10 seconds.
+func sendRequest(t *testing.T, addr, method, target, hdr string) net.Conn {
+	t.Helper()
+	c := dial(t, addr, 10*time.Second)
+	raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
+	if !strings.Contains(hdr, "\r\n\r\n") {
+		raw += "\r\n"
+	}
+	if _, err := io.WriteString(c, raw); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // TestMatchesNetHTTP sends the behaviour table to the engine and to
 // net/http running the same handler, each request three times on a fresh
 // connection (the first fills the cache, the next are served from it), and
@@ -215,19 +247,8 @@ func TestMatchesNetHTTP(t *testing.T) {
 	ref := startNetHTTP(t, h, limits)
 	roundTrip := func(addr, method, target, hdr string) wireResponse {
 		t.Helper()
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		c := sendRequest(t, addr, method, target, hdr)
 		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
-		raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
-		if !strings.Contains(hdr, "\r\n\r\n") {
-			raw += "\r\n"
-		}
-		if _, err := io.WriteString(c, raw); err != nil {
-			t.Fatal(err)
-		}
 		return readWire(t, bufio.NewReader(c), method)
 	}
 	for _, tc := range fastCases(d) {
@@ -273,12 +294,7 @@ func TestPipelining(t *testing.T) {
 		}
 	}
 	send := func(addr string) []wireResponse {
-		c, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+		c := dial(t, addr, 20*time.Second)
 		var all bytes.Buffer
 		for _, i := range order {
 			tc := cases[i]
@@ -308,12 +324,7 @@ func TestIdleTimeout(t *testing.T) {
 	opts := limits
 	opts.IdleTimeout = 400 * time.Millisecond
 	addr, _ := start(t, registryHandler(t, d), opts)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := dial(t, addr, 10*time.Second)
 	fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n", d.Asset)
 	r := bufio.NewReader(c)
 	if resp := readWire(t, r, "GET"); resp.status != 200 {
@@ -338,22 +349,14 @@ func TestShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr, srv := start(t, registryHandler(t, d), limits)
-	idle, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idle.Close()
+	idle := dial(t, addr, 0)
 	fmt.Fprintf(idle, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 	ir := bufio.NewReader(idle)
 	readWire(t, ir, "GET")
 
 	// A client that pipelines requests (all in the server's read buffer)
 	// and does not read them yet.
-	busy, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
+	busy := dial(t, addr, 0)
 	const n = 80
 	req := "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n"
 	if n*len(req) > readBufferSize {
@@ -464,11 +467,7 @@ func TestWriteTimeout(t *testing.T) {
 	opts.WriteTimeout = 300 * time.Millisecond
 	addr, srv := start(t, big, opts)
 
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, addr, 0)
 	_ = c.(*net.TCPConn).SetReadBuffer(16 << 10)
 	fmt.Fprintf(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	deadline := time.Now().Add(10 * time.Second)
@@ -492,12 +491,7 @@ func TestWriteTimeout(t *testing.T) {
 	}
 
 	// A client that reads gets the whole body, from sendfile.
-	c2, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	c2 := dial(t, addr, 10*time.Second)
 	fmt.Fprintf(c2, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	resp := readWire(t, bufio.NewReader(c2), "GET")
 	if resp.status != 200 || !bytes.Equal(resp.body, body) {
@@ -528,12 +522,7 @@ func TestHandOff(t *testing.T) {
 		{"hit after hand-off", hit, 2, 2, 200, false},
 		{"404 after hand-off", "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 2, 3, 404, true},
 	}
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for _, st := range steps {
 		if _, err := io.WriteString(c, st.req); err != nil {
@@ -555,12 +544,7 @@ func TestHandOff(t *testing.T) {
 
 	// A 6 KiB head does not fit the fast path's buffer.
 	long := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 6<<10) + "\r\n\r\n"
-	c2, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	c2 := dial(t, addr, 10*time.Second)
 	before := fallbacks.Load()
 	if _, err := io.WriteString(c2, long); err != nil {
 		t.Fatal(err)
@@ -590,12 +574,7 @@ func TestObserver(t *testing.T) {
 		got = append(got, seen{h.Method, string(h.Target), string(h.UserAgent), h.Remote.String(), h.Encoding, h.Status, h.Bytes, h.Duration > 0})
 	}
 	addr, _ := start(t, h, opts)
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	var want []seen
 	for _, tc := range []struct {
@@ -638,12 +617,7 @@ func TestZeroOptions(t *testing.T) {
 	req := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
 
 	addr, _ := start(t, h, Options{})
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	c := dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for i := range 2 {
 		time.Sleep(300 * time.Millisecond) // before the first request, then idle
@@ -654,12 +628,7 @@ func TestZeroOptions(t *testing.T) {
 	}
 
 	addr, _ = start(t, h, Options{ReadTimeout: 400 * time.Millisecond})
-	c2, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	_ = c2.SetDeadline(time.Now().Add(10 * time.Second))
+	c2 := dial(t, addr, 10*time.Second)
 	io.WriteString(c2, req)
 	r2 := bufio.NewReader(c2)
 	if resp := readWire(t, r2, "GET"); resp.status != 200 {
@@ -694,11 +663,7 @@ type hitClient struct {
 
 func newHitClient(tb testing.TB, addr, method string) *hitClient {
 	tb.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { c.Close() })
+	c := dial(tb, addr, 0)
 	hc := &hitClient{c: c, req: []byte(method + " /static HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n")}
 	// The first response fills the cache and tells its size (Date has a
 	// fixed length).
