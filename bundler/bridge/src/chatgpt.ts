@@ -26,7 +26,7 @@ const openai = (): any => (window as any).openai;
 
 /** Whether the host offers an extra (window.openai has that function). */
 export function has(extra: Extra): boolean {
-  return typeof openai()?.[extra] == "function";
+  return typeof openai()?.[extra] === "function";
 }
 function call<T>(extra: Extra, ...args: unknown[]): Promise<T> {
   if (!has(extra)) return Promise.reject(new WidgetdError("unsupported", extra, "window.openai." + extra + " is not offered by this host"));
