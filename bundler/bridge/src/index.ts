@@ -331,11 +331,12 @@ if (framed) {
   // API call waits adoptWait for a session to adopt; with none, it starts the
   // handshake at once instead of making every widget wait 300 ms. The wrapper
   // is an own property of this window that forwards every call unchanged
-  // (same this, arguments and return value); it only counts. It cannot see
+  // (same this, arguments and return value); it only counts. It never counts
+  // down (the bridge may then wait adoptWait for nothing) and cannot see
   // listeners added through EventTarget.prototype.addEventListener.call(window),
-  // window.onmessage or another realm, and never counts down: both only make
-  // the bridge wait adoptWait where it need not. docs/bridge.md, "Coexistence
-  // with the official App class", rule 3.
+  // window.onmessage or another realm (an App connecting that way may then
+  // see a second ui/initialize, as one connecting after adoptWait does).
+  // docs/bridge.md, "Coexistence with the official App class", rule 3.
   win.addEventListener = function (this: any, type: string, ...rest: any[]) {
     if (type == "message") otherMessageListeners++;
     return originalAddEventListener.call(this, type, ...rest);
