@@ -28,7 +28,10 @@ func TestMain(m *testing.M) {
 }
 
 // testWidgetsDir holds one folder per test widget (widget.json plus an
-// index.html or a script entry), built by the real bundler.
+// index.html or a script entry), built by the real bundler. Most use a script
+// entry and the default HTML shell; api and static keep an index.html, so
+// HTML entries stay covered: api's <title> names the app in ui/initialize,
+// static's <style> fixes its height.
 const testWidgetsDir = "testdata/widgets"
 
 // testWidgets are the widgets the tests expect the build to produce.
