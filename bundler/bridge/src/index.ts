@@ -30,6 +30,10 @@ type JSONObject = Record<string, any>;
 /** A subscriber, promise settler or handler of one value. */
 type Callback = (value: any) => any;
 
+// The exported types below are declared again, for widget authors, in
+// widgetd.d.ts (module "widgetd"), which `widgetd types` copies into widget
+// projects: change both. TestDeclarationsMatchBridge (cmd/widgetd) fails when
+// the declarations promise what these sources lack.
 /** Which host the widget runs in. */
 export type Host = "chatgpt" | "mcp-apps" | "standalone";
 /** Display modes of both protocols ("modal" is ChatGPT's, host-driven). */
