@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -60,7 +60,7 @@ func TestMinifiedBridge(t *testing.T) {
 			lines = append(lines, fmt.Sprintf("%s %x %d", name, sha256.Sum256(data), len(data)))
 		}
 	}
-	sort.Strings(lines)
+	slices.Sort(lines)
 	if len(lines) != len(bridgeModules) {
 		t.Fatalf("built %d module scripts, want %d: %v", len(lines), len(bridgeModules), lines)
 	}
