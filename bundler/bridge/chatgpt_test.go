@@ -33,29 +33,14 @@ func TestChatGPTHost(t *testing.T) {
 
 	t.Run("actions", func(t *testing.T) {
 		p := p.with(t)
-		cases := []struct {
-			call, method string
-			want         any
-		}{
+		checkHostCalls(t, p, "window.openai.", []hostCall{
 			{`w => w.openLink("https://example.com/x")`, "openExternal", map[string]any{"href": "https://example.com/x"}},
 			{`w => w.sendMessage("hello")`, "sendFollowUpMessage", map[string]any{"prompt": "hello"}},
 			{`w => w.setState({count: 2})`, "setWidgetState", map[string]any{"count": 2}},
 			{`w => w.requestModal({params: {a: 1}})`, "requestModal", map[string]any{"params": map[string]any{"a": 1}}},
 			{`w => w.getFileDownloadUrl("file_1")`, "getFileDownloadUrl", map[string]any{"fileId": "file_1"}},
 			{`w => w.requestClose()`, "requestClose", nil},
-		}
-		for _, c := range cases {
-			if r := p.run(c.call); r["err"] != nil {
-				t.Errorf("%s: %v", c.call, r)
-				continue
-			}
-			got := p.HostLog(c.method)
-			if len(got) == 0 {
-				t.Errorf("%s: window.openai.%s not called", c.call, c.method)
-				continue
-			}
-			eq(t, c.call, got[len(got)-1]["p"], c.want)
-		}
+		})
 		eq(t, "state read back", p.run(`w => w.state`)["ok"], map[string]any{"count": 2})
 	})
 

@@ -16,10 +16,7 @@ func TestChatGPTExtras(t *testing.T) {
 	t.Run("chatgpt", func(t *testing.T) {
 		p := open(t, srv, "/chatgpt-host", "/w/extras?host=chatgpt", map[string]any{"view": map[string]any{"mode": "modal", "params": map[string]any{"id": 7}}})
 		p.Wait(W + `.t`)
-		cases := []struct {
-			call, method string
-			want         any
-		}{
+		checkHostCalls(t, p, "window.openai.", []hostCall{
 			{`c => c.selectFiles()`, "selectFiles", nil},
 			{`c => c.uploadFile(new File(["x"], "a.png"), {library: true})`, "uploadFile", map[string]any{"name": "a.png", "options": map[string]any{"library": true}}},
 			{`c => c.getFileDownloadUrl("file_1")`, "getFileDownloadUrl", map[string]any{"fileId": "file_1"}},
@@ -27,19 +24,7 @@ func TestChatGPTExtras(t *testing.T) {
 			{`c => c.setOpenInAppUrl("https://app.example/x")`, "setOpenInAppUrl", map[string]any{"href": "https://app.example/x"}},
 			{`c => c.sendFollowUpMessage("more", {scrollToBottom: false})`, "sendFollowUpMessage", map[string]any{"prompt": "more", "scrollToBottom": false}},
 			{`c => c.requestClose()`, "requestClose", nil},
-		}
-		for _, c := range cases {
-			if r := p.run(c.call); r["err"] != nil {
-				t.Errorf("%s: %v", c.call, r)
-				continue
-			}
-			got := p.HostLog(c.method)
-			if len(got) == 0 {
-				t.Errorf("%s: window.openai.%s not called", c.call, c.method)
-				continue
-			}
-			eq(t, c.call, got[len(got)-1]["p"], c.want)
-		}
+		})
 		eq(t, "selectFiles result", p.run(`c => c.selectFiles()`)["ok"], []any{map[string]any{"fileId": "file_2", "fileName": "b.png", "mimeType": "image/png"}})
 		eq(t, "view", p.run(`c => c.view()`)["ok"], map[string]any{"mode": "modal", "params": map[string]any{"id": 7}})
 		r := p.run(`c => c.requestCheckout({id: "cs_1"})`)

@@ -28,7 +28,10 @@ func TestMain(m *testing.M) {
 }
 
 // testWidgetsDir holds one folder per test widget (widget.json plus an
-// index.html or a script entry), built by the real bundler.
+// index.html or a script entry), built by the real bundler. Most use a script
+// entry and the default HTML shell; api and static keep an index.html, so
+// HTML entries stay covered: api's <title> names the app in ui/initialize,
+// static's <style> fixes its height.
 const testWidgetsDir = "testdata/widgets"
 
 // testWidgets are the widgets the tests expect the build to produce.
@@ -40,10 +43,14 @@ var testWidgets = []string{"api", "appclass", "extras", "mixed", "openai", "reac
 // CSP from cspgen in the manifest.
 var built = sync.OnceValues(buildTestWidgets)
 
-// buildTestWidgets copies testdata/widgets into a temporary project whose
+// buildTestWidgets builds testdata/widgets (inline).
+func buildTestWidgets() (*bundler.Output, error) { return buildProject(testWidgetsDir, "") }
+
+// buildProject copies the widgets folder src into a temporary project whose
 // node_modules is the hosts' (ext-apps App, React), the way a widget project
-// has its own, and assembles it in memory.
-func buildTestWidgets() (*bundler.Output, error) {
+// has its own, and assembles it in memory; publicURL set makes an external
+// build.
+func buildProject(src, publicURL string) (*bundler.Output, error) {
 	hosts, err := browsertest.HostsDir()
 	if err != nil {
 		return nil, err
@@ -58,13 +65,13 @@ func buildTestWidgets() (*bundler.Output, error) {
 	}
 	defer os.RemoveAll(tmp)
 	widgets := filepath.Join(tmp, "widgets")
-	if err := os.CopyFS(widgets, os.DirFS(testWidgetsDir)); err != nil {
-		return nil, fmt.Errorf("copy test widgets: %w", err)
+	if err := os.CopyFS(widgets, os.DirFS(src)); err != nil {
+		return nil, fmt.Errorf("copy %s: %w", src, err)
 	}
 	if err := os.Symlink(nm, filepath.Join(tmp, "node_modules")); err != nil {
 		return nil, err
 	}
-	b, err := bundler.New(bundler.Options{Root: tmp, WidgetsDir: widgets, OutDir: filepath.Join(tmp, "dist"), NoCompress: true})
+	b, err := bundler.New(bundler.Options{Root: tmp, WidgetsDir: widgets, OutDir: filepath.Join(tmp, "dist"), NoCompress: true, PublicURL: publicURL})
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +80,7 @@ func buildTestWidgets() (*bundler.Output, error) {
 	defer cancel()
 	out, err := b.Assemble(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("build test widgets: %w", err)
+		return nil, fmt.Errorf("build %s (publicURL %q): %w", src, publicURL, err)
 	}
 	return out, nil
 }
@@ -169,3 +176,30 @@ func (p *page) inMethods(method string) []map[string]any {
 
 // js marshals v as a JS literal.
 func js(v any) string { return browsertest.JS(v) }
+
+// hostCall is an action a widget runs (a JS function of the widget API or
+// of a widgetd/chatgpt module) and the host call it must cause: the last
+// entry of type logType in the host's log, whose payload must equal want.
+type hostCall struct {
+	call, logType string
+	want          any
+}
+
+// checkHostCalls runs each call in the widget and checks that it succeeded
+// and reached the host as want; host names the host side in failures
+// ("window.openai." or "host handler ").
+func checkHostCalls(t *testing.T, p *page, host string, calls []hostCall) {
+	t.Helper()
+	for _, c := range calls {
+		if r := p.run(c.call); r["err"] != nil {
+			t.Errorf("%s: %v", c.call, r)
+			continue
+		}
+		got := p.HostLog(c.logType)
+		if len(got) == 0 {
+			t.Errorf("%s: %s%s not called", c.call, host, c.logType)
+			continue
+		}
+		eq(t, c.call, got[len(got)-1]["p"], c.want)
+	}
+}

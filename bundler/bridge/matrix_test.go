@@ -14,7 +14,7 @@ import (
 	"github.com/widgetd/widgetd/internal/browsertest"
 )
 
-var update = flag.Bool("update", false, "rewrite the host table in docs/bridge.md from what the matrix observed")
+var update = flag.Bool("update", false, "rewrite the host table in docs/bridge.md from what the matrix observed, and testdata/minified.txt")
 
 // matrixHost is one host the compatibility matrix runs every widget under.
 type matrixHost struct {

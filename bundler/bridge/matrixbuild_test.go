@@ -1,20 +1,14 @@
 package bridge_test
 
 import (
-	"context"
-	"fmt"
 	"mime"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/widgetd/widgetd/bundler"
-	"github.com/widgetd/widgetd/internal/browsertest"
 )
 
 // matrixWidgetsDir holds the host-compatibility matrix widgets.
@@ -66,40 +60,7 @@ func closeMatrix() {
 	}
 }
 
-// buildMatrix assembles testdata/matrix in a temporary project whose
-// node_modules is the hosts' (ext-apps App, React); publicURL set makes an
-// external build.
+// buildMatrix builds testdata/matrix; publicURL set makes an external build.
 func buildMatrix(publicURL string) (*bundler.Output, error) {
-	hosts, err := browsertest.HostsDir()
-	if err != nil {
-		return nil, err
-	}
-	nm, err := browsertest.CheckNodeModules(hosts, "@modelcontextprotocol/ext-apps", "react", "react-dom")
-	if err != nil {
-		return nil, err
-	}
-	tmp, err := os.MkdirTemp("", "widgetd-matrix-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	widgets := filepath.Join(tmp, "widgets")
-	if err := os.CopyFS(widgets, os.DirFS(matrixWidgetsDir)); err != nil {
-		return nil, fmt.Errorf("copy matrix widgets: %w", err)
-	}
-	if err := os.Symlink(nm, filepath.Join(tmp, "node_modules")); err != nil {
-		return nil, err
-	}
-	b, err := bundler.New(bundler.Options{Root: tmp, WidgetsDir: widgets, OutDir: filepath.Join(tmp, "dist"), NoCompress: true, PublicURL: publicURL})
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	out, err := b.Assemble(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("build matrix widgets (publicURL %q): %w", publicURL, err)
-	}
-	return out, nil
+	return buildProject(matrixWidgetsDir, publicURL)
 }

@@ -77,27 +77,12 @@ func TestMCPAppsHost(t *testing.T) {
 
 	t.Run("actions", func(t *testing.T) {
 		p := p.with(t)
-		cases := []struct {
-			call, logType string
-			want          any
-		}{
+		checkHostCalls(t, p, "host handler ", []hostCall{
 			{`w => w.openLink("https://example.com/x")`, "openlink", map[string]any{"url": "https://example.com/x"}},
 			{`w => w.sendMessage("hello")`, "message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": "hello"}}}},
 			{`w => w.updateModelContext({structuredContent: {k: 1}})`, "modelcontext", map[string]any{"structuredContent": map[string]any{"k": 1}}},
 			{`w => w.readResource("ui://widget/x")`, "readresource", map[string]any{"uri": "ui://widget/x"}},
-		}
-		for _, c := range cases {
-			if r := p.run(c.call); r["err"] != nil {
-				t.Errorf("%s: %v", c.call, r)
-				continue
-			}
-			got := p.HostLog(c.logType)
-			if len(got) == 0 {
-				t.Errorf("%s: host handler %s not called", c.call, c.logType)
-				continue
-			}
-			eq(t, c.call, got[len(got)-1]["p"], c.want)
-		}
+		})
 	})
 
 	t.Run("requestDisplayMode", func(t *testing.T) {

@@ -9,57 +9,76 @@
 // answer ui/*, and, once the bridge's probe shows it does not, to a small
 // MCP Apps host emulated over window.openai. Messages from the real host
 // reach the App unchanged; elsewhere it does nothing.
+//
+// Written like index.ts: names for readers (esbuild shortens them), `==`
+// where both sides are strings (a written `===` would stay in the output).
 import { session, sessionUp, widget } from "./index";
 
-type Obj = Record<string, any>;
-type Listener = ((e: Obj) => void) | { handleEvent(e: Obj): void };
+type JSONObject = Record<string, any>;
+type Listener = ((event: JSONObject) => void) | { handleEvent(event: JSONObject): void };
 
-const W = window as any;
-const O = W.openai;
-const P = W.parent;
+const win = window as any;
+/** ChatGPT's window.openai (the adapter does nothing without it). */
+const openai = win.openai;
+/** The real host's window, before the adapter replaces window.parent. */
+const hostWindow = win.parent;
 
-if (O && P !== W) {
+if (openai && hostWindow !== win) {
+  /** The page's "message" listeners on window: the App's PostMessageTransport among them. */
   const listeners = new Set<Listener>();
-  const parent = { postMessage: (m: Obj) => fromApp(m) };
-  const deliver = (data: Obj) =>
-    listeners.forEach((l) => {
-      try { (typeof l == "function" ? l : l.handleEvent.bind(l))({ data, source: parent, origin: location.origin }); } catch (e) { console.error(e); }
+  /** The window.parent the page sees: what the App posts to it comes to fromApp. */
+  const parent = { postMessage: (message: JSONObject) => fromApp(message) };
+  /** Hands data to the page's listeners as a message from its window.parent. */
+  const deliver = (data: JSONObject) =>
+    listeners.forEach((listener) => {
+      try { (typeof listener === "function" ? listener : listener.handleEvent.bind(listener))({ data, source: parent, origin: location.origin }); } catch (e) { console.error(e); }
     });
-  let emulate: ((m: Obj) => void) | undefined;
-  const early: Obj[] = [];
-  function fromApp(m: Obj) {
-    if (emulate) return emulate(m);
-    early.push(m);
-    P.postMessage(m, "*");
+  /** Answers the App over window.openai, once the probe shows the host never answers ui/*. */
+  let emulate: ((message: JSONObject) => void) | undefined;
+  /** What the App posted before the probe settled, replayed to emulate if the host never answers. */
+  const postedBeforeProbe: JSONObject[] = [];
+  function fromApp(message: JSONObject) {
+    if (emulate) return emulate(message);
+    postedBeforeProbe.push(message);
+    hostWindow.postMessage(message, "*");
   }
-  Object.defineProperty(W, "parent", { get: () => parent, configurable: true });
-  const add = W.addEventListener, remove = W.removeEventListener;
-  W.addEventListener = function (this: any, t: string, l: Listener, ...a: any[]) {
-    if (t == "message" && l) listeners.add(l);
-    return add.call(this, t, l, ...a);
+  Object.defineProperty(win, "parent", { get: () => parent, configurable: true });
+  // Why window.addEventListener and removeEventListener are wrapped: the
+  // App's transport listens on window for messages whose source is its
+  // window.parent. Once the adapter answers in the host's place, there is no
+  // real message event to carry those answers, so the adapter has to know
+  // the page's "message" listeners to call them itself (deliver), and no DOM
+  // API lists them. The wrappers forward every call unchanged (same this,
+  // arguments and return value) and only note "message" listeners. Only
+  // widgets that import the App class carry this, and only on a framed
+  // window.openai host.
+  const originalAddEventListener = win.addEventListener, originalRemoveEventListener = win.removeEventListener;
+  win.addEventListener = function (this: any, type: string, listener: Listener, ...rest: any[]) {
+    if (type == "message" && listener) listeners.add(listener);
+    return originalAddEventListener.call(this, type, listener, ...rest);
   };
-  W.removeEventListener = function (this: any, t: string, l: Listener, ...a: any[]) {
-    if (t == "message") listeners.delete(l);
-    return remove.call(this, t, l, ...a);
+  win.removeEventListener = function (this: any, type: string, listener: Listener, ...rest: any[]) {
+    if (type == "message") listeners.delete(listener);
+    return originalRemoveEventListener.call(this, type, listener, ...rest);
   };
   // The real host's messages, re-addressed from the page's window.parent.
-  add.call(W, "message", (e: MessageEvent) => { if (e.source === P && !emulate) deliver(e.data); });
+  originalAddEventListener.call(win, "message", (e: MessageEvent) => { if (e.source === hostWindow && !emulate) deliver(e.data); });
 
   // Not widget.ready(): that would start the bridge's handshake at once
   // instead of letting the App's own go first.
   session.then(() => {
-    if (sessionUp()) return (early.length = 0); // the host speaks ui/*: keep forwarding
+    if (sessionUp()) return (postedBeforeProbe.length = 0); // the host speaks ui/*: keep forwarding
     let initialized = false;
-    const notify = (method: string, params: Obj) => initialized && deliver({ jsonrpc: "2.0", method, params });
-    const answer = (id: unknown, p: Promise<Obj>) =>
-      p.then((result) => deliver({ jsonrpc: "2.0", id, result: result ?? {} }),
+    const notify = (method: string, params: JSONObject) => initialized && deliver({ jsonrpc: "2.0", method, params });
+    const answer = (id: unknown, pending: Promise<JSONObject>) =>
+      pending.then((result) => deliver({ jsonrpc: "2.0", id, result: result ?? {} }),
         (e) => deliver({ jsonrpc: "2.0", id, error: { code: -32000, message: String(e?.message || e) } }));
-    const text = (c: Obj[]) => (c || []).map((b) => b.text || "").join("\n");
-    emulate = (m) => {
-      const { id, method, params = {} } = m;
-      const call = (f: () => any) => answer(id, Promise.resolve().then(f));
+    const textOf = (content: JSONObject[]) => (content || []).map((block) => block.text || "").join("\n");
+    emulate = (message) => {
+      const { id, method, params = {} } = message;
+      const answerWith = (compute: () => any) => answer(id, Promise.resolve().then(compute));
       if (method == "ui/initialize") {
-        call(() => ({
+        answerWith(() => ({
           protocolVersion: params.protocolVersion || "2026-01-26",
           hostInfo: { name: "chatgpt", version: "window.openai" },
           hostCapabilities: { serverTools: {}, openLinks: {}, message: { text: {} } },
@@ -69,18 +88,42 @@ if (O && P !== W) {
         initialized = true;
         if (widget.toolInput) notify("ui/notifications/tool-input", { arguments: widget.toolInput });
         if (widget.toolResult) notify("ui/notifications/tool-result", widget.toolResult);
-      } else if (method == "tools/call") call(() => O.callTool(params.name, params.arguments || {}));
-      else if (method == "ui/message") call(() => O.sendFollowUpMessage({ prompt: text(params.content) }));
-      else if (method == "ui/open-link") call(() => (O.openExternal({ href: params.url }), {}));
-      else if (method == "ui/request-display-mode") call(() => Promise.resolve(O.requestDisplayMode({ mode: params.mode })).then((r) => ({ mode: r?.mode || params.mode })));
-      else if (method == "ui/notifications/size-changed") O.notifyIntrinsicHeight?.(params.height);
-      else if (method == "ui/notifications/request-teardown") O.requestClose?.();
-      else if (method == "ping") call(() => ({}));
+      } else if (method == "tools/call") answerWith(() => openai.callTool(params.name, params.arguments || {}));
+      else if (method == "ui/message") answerWith(() => openai.sendFollowUpMessage({ prompt: textOf(params.content) }));
+      else if (method == "ui/open-link") answerWith(() => (openai.openExternal({ href: params.url }), {}));
+      else if (method == "ui/request-display-mode") answerWith(() => Promise.resolve(openai.requestDisplayMode({ mode: params.mode })).then((granted) => ({ mode: granted?.mode || params.mode })));
+      else if (method == "ui/notifications/size-changed") openai.notifyIntrinsicHeight?.(params.height);
+      else if (method == "ui/notifications/request-teardown") openai.requestClose?.();
+      else if (method == "ping") answerWith(() => ({}));
       else if (id !== undefined) deliver({ jsonrpc: "2.0", id, error: { code: -32601, message: "Method not found: " + method } });
     };
-    widget.onToolInput((a) => notify("ui/notifications/tool-input", { arguments: a }));
-    widget.onToolResult((r) => notify("ui/notifications/tool-result", r));
-    widget.onHostContextChanged((c) => notify("ui/notifications/host-context-changed", c));
-    early.splice(0).forEach(emulate);
+    widget.onToolInput((args) => notify("ui/notifications/tool-input", { arguments: args }));
+    widget.onToolResult((result) => notify("ui/notifications/tool-result", result));
+    widget.onHostContextChanged((context) => notify("ui/notifications/host-context-changed", context));
+    postedBeforeProbe.splice(0).forEach(emulate);
   });
 }
+
+// esbuild picks the minified names by how often each letter occurs in the
+// sources outside comments (names it renames aside), so writing the golfed
+// names of the first adapter out in full would have changed the bytes App
+// widgets ship, and so their hashes. This type emits nothing: its letters
+// bring every letter's count to its old value plus one same number, which
+// keeps esbuild's order of letters, and so its output, as it was. Delete it
+// the next time the adapter's output changes for another reason.
+type LetterCountBalance = `
+aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbcccccccddddddddddddddddeeeeeeffffffffffffff
+ffggggggggggggggggghhhhhhhhhhhhhhhhiiiiiiiiiiiiiijjjjjjjjjjjjjjjjjjkkkkkkkkk
+kkkkkkkkkllllllllllllllllllmmmmmmmmmmmmmmmmmmnnnnnnnnnnooooooooopppppppppppp
+pppppqqqqqqqqqqqqqqqqqqrrrrrrrrrrrrrrrrrrsssssssssssssssssssssuuuuuuuuuuuuuu
+uuuvvvvvvvvvvvvvvwwwwwwwwwwwwwwwxxxxxxxxxxxxxxxxxxyyyyyyyyyyyyyyyyyyyyzzzzzz
+zzzzzzzzzzzzAAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCCDDDDDDDDDDDDDD
+DDDDEEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFFFGGGGGGGGGGGGGGGGGGHHHHHHHHHHHHHHHHHHII
+IIIIIIIIIIIIIIIIJJJJJJJKKKKKKKKKKKKKKKKKKLLLLLLLLLLLLLLLMMMMMMMMMMMMMMMMMMNN
+NNNNNOOOOOOOPPPPPPPPPPPPPPPPPPQQQQQQQQQQQQQQQQQQRRRRRRRRRRRRRRRRRSSSSSSSTTTT
+TTTTTTTTTTTTTTUUUUUUUUUUUUUUUUUUVVVVVVVVVVVVVVVVVVWWWWWWWWWWWWWWWWWXXXXXXXXX
+XXXXXXXXXYYYYYYYYYYYYYYYYYYZZZZZZZZZZZZZZZZZZ0000000000000000001111111111111
+1111122222222222222222233333333333333333344444444444444444455555555555555555
+5666666666666666666777777777777777777888888888888888888999999999999999999___
+_______________$$$$$$$$$$$$$$$$$$
+`;

@@ -5,6 +5,10 @@
 import { WidgetdError } from "./errors";
 import type { DisplayMode } from "./index";
 
+// The exported types below are declared again, for widget authors, in
+// widgetd.d.ts (module "widgetd/chatgpt"), which `widgetd types` copies into
+// widget projects: change both. TestDeclarationsMatchBridge (cmd/widgetd)
+// fails when the declarations promise what these sources lack.
 /** A file the user picked or the widget uploaded. */
 export interface FileRef { fileId: string; fileName?: string; mimeType?: string }
 /** ChatGPT's view global: the display mode and, in a modal, its params. */
@@ -26,7 +30,7 @@ const openai = (): any => (window as any).openai;
 
 /** Whether the host offers an extra (window.openai has that function). */
 export function has(extra: Extra): boolean {
-  return typeof openai()?.[extra] == "function";
+  return typeof openai()?.[extra] === "function";
 }
 function call<T>(extra: Extra, ...args: unknown[]): Promise<T> {
   if (!has(extra)) return Promise.reject(new WidgetdError("unsupported", extra, "window.openai." + extra + " is not offered by this host"));

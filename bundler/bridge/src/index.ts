@@ -2,20 +2,38 @@
 // ui/* JSON-RPC protocol. widgetd imports this module ahead of every widget's
 // own code. In a frame it restores persisted state at once, installs the
 // window.openai polyfill on MCP Apps hosts, and starts the ui/* session after
-// a short wait (cfg.adoptWait) that lets the page's own ext-apps `App` do the
-// handshake first (the bridge then adopts that session). The protocol follows
-// capability: standard calls go over ui/* whenever the host answers
+// a short wait (config.adoptWait) that lets the page's own ext-apps `App` do
+// the handshake first (the bridge then adopts that session). The protocol
+// follows capability: standard calls go over ui/* whenever the host answers
 // ui/initialize (MCP Apps hosts, and ChatGPT), window.openai serves what only
 // ChatGPT has, and a host with window.openai but no ui/* works through
 // window.openai alone. See docs/bridge.md for the full story.
+//
+// Every widget ships this module minified, so its bytes are part of every
+// widget's content hash (docs/bridge.md, "Changing the bridge"). esbuild
+// renames locals and module-level names and keeps property names, strings
+// and the shape of the code, so names here are written for readers. Two
+// habits keep the output as small as it was:
+// - `==`/`!=` where both sides are strings (event names, methods, features):
+//   there it means what `===` means, and esbuild, which cannot prove the
+//   types, would keep a written `===` (one byte more in every widget).
+//   Where esbuild can prove them (typeof) the code says `===`.
+// - `== null`/`!= null` where null and undefined deliberately mean the same
+//   ("absent"); each such place says so.
 import { WidgetdError } from "./errors";
 
 export { WidgetdError };
 export type { ErrorCode } from "./errors";
 
-type Obj = Record<string, any>;
-type Fn = (v: any) => any;
+/** A JSON object from the host or the widget. */
+type JSONObject = Record<string, any>;
+/** A subscriber, promise settler or handler of one value. */
+type Callback = (value: any) => any;
 
+// The exported types below are declared again, for widget authors, in
+// widgetd.d.ts (module "widgetd"), which `widgetd types` copies into widget
+// projects: change both. TestDeclarationsMatchBridge (cmd/widgetd) fails when
+// the declarations promise what these sources lack.
 /** Which host the widget runs in. */
 export type Host = "chatgpt" | "mcp-apps" | "standalone";
 /** Display modes of both protocols ("modal" is ChatGPT's, host-driven). */
@@ -26,15 +44,19 @@ export type Feature =
   | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile"
   | "uploadFile" | "getFileDownloadUrl" | "requestModal";
 
-const W = window as any;
-const D = document;
-const O = W.openai;
-const P = W.parent;
-const VERSION = "2026-01-26";
-const framed = P !== W;
-const host: Host = O ? "chatgpt" : framed ? "mcp-apps" : "standalone";
-/** The polyfill's host: an MCP Apps host without window.openai. */
-const MCP = host == "mcp-apps";
+// Aliases of globals: esbuild shortens a local name, never `window` or
+// `document`, so each alias saves bytes in every widget.
+const win = window as any;
+const doc = document;
+/** ChatGPT's window.openai as found at import (undefined elsewhere; the polyfill comes later). */
+const openai = win.openai;
+/** The host's window: every ui/* message goes to it and only its messages count. */
+const hostWindow = win.parent;
+const PROTOCOL_VERSION = "2026-01-26";
+const framed = hostWindow !== win;
+const host: Host = openai ? "chatgpt" : framed ? "mcp-apps" : "standalone";
+/** Whether this is an MCP Apps host without window.openai: the polyfill's host. */
+const polyfillHost = host == "mcp-apps";
 
 /** Tunables; change them with widget.configure() before first use. */
 export interface Config {
@@ -53,98 +75,109 @@ export interface Config {
   /** Display modes the widget declares in appCapabilities. */
   displayModes: DisplayMode[];
 }
-const cfg: Config = {
+const config: Config = {
   timeout: 30000, autoResize: true, resizeDebounce: 50, theming: true, adoptWait: 300,
-  appInfo: { name: D.title || "widgetd-widget", version: "1" },
+  appInfo: { name: doc.title || "widgetd-widget", version: "1" },
   displayModes: ["inline", "fullscreen", "pip"],
 };
 
 // ---- state and events -------------------------------------------------------
-let input: Obj | undefined;
-let result: Obj | undefined;
-let ctx: Obj = {};
-let caps: Obj = {};
+let toolInput: JSONObject | undefined;
+let toolResult: JSONObject | undefined;
+let hostContext: JSONObject = {};
+let hostCapabilities: JSONObject = {};
 let hostInfo: { name: string; version?: string } | undefined;
 let state: any = null;
-const subs: Record<string, Set<Fn>> = {};
-const last: Record<string, any> = {};
-const seen: Record<string, string> = {};
-const json = (v: any) => { try { return JSON.stringify(v) ?? ""; } catch { return "?" + seq++; } };
+const subscribers: Record<string, Set<Callback>> = {};
+/** The last value emitted per event, replayed to late subscribers. */
+const lastValue: Record<string, any> = {};
+/** The JSON of the last value emitted per event: an equal value is not emitted again. */
+const lastJSON: Record<string, string> = {};
+/** JSON of v for comparisons; a value JSON cannot encode gets a key equal to no other. */
+const comparable = (v: any) => { try { return JSON.stringify(v) ?? ""; } catch { return "?" + sequence++; } };
 
-/** Merges a context update; ctx keeps its identity when nothing changed. */
-function merge(p: Obj) {
-  const n = { ...ctx, ...p };
-  if (json(n) != json(ctx)) ctx = n;
+/** Merges a context update; hostContext keeps its identity when nothing changed. */
+function mergeContext(update: JSONObject) {
+  const merged = { ...hostContext, ...update };
+  if (comparable(merged) != comparable(hostContext)) hostContext = merged;
 }
-/** Calls k's subscribers with v unless v equals the last value sent for k. */
-function emit(k: string, v: any): any[] {
-  const out: any[] = [];
-  const j = k == "teardown" ? "" : json(v);
-  if (j && seen[k] === j) return out;
-  seen[k] = j;
-  last[k] = v;
-  subs[k]?.forEach((f) => {
-    try { out.push(f(v)); } catch (e) { console.error(e); }
+/** Calls event's subscribers with value unless it equals the last value sent for event. */
+function emit(event: string, value: any): any[] {
+  const returned: any[] = [];
+  const key = event == "teardown" ? "" : comparable(value);
+  if (key && lastJSON[event] === key) return returned;
+  lastJSON[event] = key;
+  lastValue[event] = value;
+  subscribers[event]?.forEach((callback) => {
+    try { returned.push(callback(value)); } catch (e) { console.error(e); }
   });
-  // A server may send a previous state with the result; a saved one wins.
-  const s = k == "toolResult" && state == null && v?._meta?.["openai/widgetState"];
-  if (s) emit("state", (state = s));
-  if (MCP) refreshGlobals();
-  return out;
+  // A server may send a previous state with the result; a saved one wins
+  // (state == null: none saved, null or undefined alike).
+  const sentState = event == "toolResult" && state == null && value?._meta?.["openai/widgetState"];
+  if (sentState) emit("state", (state = sentState));
+  if (polyfillHost) refreshGlobals();
+  return returned;
 }
-function on(k: string, cb: Fn, replay?: boolean): () => void {
-  (subs[k] ||= new Set()).add(cb);
-  if (replay && k in last) cb(last[k]);
-  return () => void subs[k].delete(cb);
+/** Subscribes callback to event; replay calls it at once with the last value, if any. */
+function subscribe(event: string, callback: Callback, replay?: boolean): () => void {
+  (subscribers[event] ||= new Set()).add(callback);
+  if (replay && event in lastValue) callback(lastValue[event]);
+  return () => void subscribers[event].delete(callback);
 }
-const err = (c: any, f: string, m: string, d?: unknown) => new WidgetdError(c, f, m, d);
-const unsupported = (f: string) => err("unsupported", f, "not supported by this host (" + host + ")");
+const bridgeError = (code: any, feature: string, message: string, data?: unknown) => new WidgetdError(code, feature, message, data);
+const unsupported = (feature: string) => bridgeError("unsupported", feature, "not supported by this host (" + host + ")");
 
 // ---- theming and size --------------------------------------------------------
-let applied: string[] = [];
-function theme() {
-  if (!cfg.theming) return;
-  const s = D.documentElement.style, t = ctx.theme, st = ctx.styles || {}, v = st.variables || {};
-  if (t) { D.documentElement.setAttribute("data-theme", t); s.colorScheme = t; }
-  applied.forEach((k) => v[k] == null && s.removeProperty(k));
-  applied = Object.keys(v).filter((k) => v[k] != null);
-  applied.forEach((k) => s.setProperty(k, v[k]));
-  const f = st.css?.fonts;
-  if (f) {
-    let el = D.getElementById("widgetd-fonts");
-    if (!el) { el = D.createElement("style"); el.id = "widgetd-fonts"; D.head.append(el); }
-    el.textContent = f;
+/** The style variables set on <html> by the last applyTheme. */
+let appliedVariables: string[] = [];
+/** Applies hostContext's theme, style variables and fonts to the document. */
+function applyTheme() {
+  if (!config.theming) return;
+  const rootStyle = doc.documentElement.style, theme = hostContext.theme, styles = hostContext.styles || {}, variables = styles.variables || {};
+  if (theme) { doc.documentElement.setAttribute("data-theme", theme); rootStyle.colorScheme = theme; }
+  // == null: a variable that is absent or null is removed.
+  appliedVariables.forEach((name) => variables[name] == null && rootStyle.removeProperty(name));
+  appliedVariables = Object.keys(variables).filter((name) => variables[name] != null);
+  appliedVariables.forEach((name) => rootStyle.setProperty(name, variables[name]));
+  const fonts = styles.css?.fonts;
+  if (fonts) {
+    let fontStyle = doc.getElementById("widgetd-fonts");
+    if (!fontStyle) { fontStyle = doc.createElement("style"); fontStyle.id = "widgetd-fonts"; doc.head.append(fontStyle); }
+    fontStyle.textContent = fonts;
   }
 }
 
-let ro: ResizeObserver | undefined;
-let timer: any;
-let size = "";
-let asked: number | undefined;
+let resizeObserver: ResizeObserver | undefined;
+let measureTimer: any;
+/** The last size reported ("<width>x<height>"). */
+let lastSize = "";
+/** The height given to widget.notifySize, which replaces measuring. */
+let requestedHeight: number | undefined;
 /** Sends one size report unless it equals the last one. */
 function sendSize(width: number | undefined, height: number) {
-  const k = width + "x" + height;
-  if (k == size) return;
-  size = k;
-  if (!up) O?.notifyIntrinsicHeight?.(height);
-  else if (!adopted) post({ method: "ui/notifications/size-changed", params: width ? { width, height } : { height } });
+  const size = width + "x" + height;
+  if (size == lastSize) return;
+  lastSize = size;
+  if (!sessionIsUp) openai?.notifyIntrinsicHeight?.(height);
+  else if (!adoptedSession) postToHost({ method: "ui/notifications/size-changed", params: width ? { width, height } : { height } });
 }
 function measure() {
-  if (asked) return sendSize(undefined, asked);
-  const h = D.documentElement, old = h.style.height;
-  h.style.height = "max-content";
-  const r = Math.ceil(h.getBoundingClientRect().height);
-  h.style.height = old;
-  sendSize(Math.ceil(W.innerWidth), r);
+  if (requestedHeight) return sendSize(undefined, requestedHeight);
+  const root = doc.documentElement, oldHeight = root.style.height;
+  root.style.height = "max-content";
+  const height = Math.ceil(root.getBoundingClientRect().height);
+  root.style.height = oldHeight;
+  sendSize(Math.ceil(win.innerWidth), height);
 }
 /** Debounced measure: every size report goes through here. */
-const later = () => { clearTimeout(timer); timer = setTimeout(measure, cfg.resizeDebounce); };
-function resize() {
-  if (!cfg.autoResize || ro || adopted || !framed || !W.ResizeObserver) return;
-  ro = new ResizeObserver(later);
-  ro.observe(D.documentElement);
-  D.body && ro.observe(D.body);
-  later();
+const measureSoon = () => { clearTimeout(measureTimer); measureTimer = setTimeout(measure, config.resizeDebounce); };
+/** Starts reporting the document's size as it changes (once, where it applies). */
+function observeSize() {
+  if (!config.autoResize || resizeObserver || adoptedSession || !framed || !win.ResizeObserver) return;
+  resizeObserver = new ResizeObserver(measureSoon);
+  resizeObserver.observe(doc.documentElement);
+  doc.body && resizeObserver.observe(doc.body);
+  measureSoon();
 }
 
 // ---- persisted state -----------------------------------------------------------
@@ -152,243 +185,274 @@ function resize() {
 // frame's window.name (survives reloads of the same frame), else from storage
 // keyed by the page. Once the host names the tool call (hostContext.toolInfo),
 // storage keyed by that call wins.
-let mem: Obj = {};
-const NAME = "widgetd:state:";
-const key = () => NAME + (ctx.toolInfo ? ctx.toolInfo.tool?.name + ":" + ctx.toolInfo.id : location.pathname);
-function store(k: string, v?: string) {
-  for (const n of ["localStorage", "sessionStorage"]) {
+/** The last storage when localStorage and sessionStorage are blocked. */
+let memoryStorage: JSONObject = {};
+const STATE_PREFIX = "widgetd:state:";
+const stateKey = () => STATE_PREFIX + (hostContext.toolInfo ? hostContext.toolInfo.tool?.name + ":" + hostContext.toolInfo.id : location.pathname);
+/** Reads key (value undefined) or writes it: localStorage, else sessionStorage, else memory. */
+function storage(key: string, value?: string) {
+  for (const name of ["localStorage", "sessionStorage"]) {
     try {
-      const s = W[n];
-      if (v === undefined) return s.getItem(k) ?? mem[k];
-      s.setItem(k, v);
+      const store = win[name];
+      if (value === undefined) return store.getItem(key) ?? memoryStorage[key];
+      store.setItem(key, value);
       return;
     } catch { /* storage blocked: try the next one, then memory */ }
   }
-  if (v === undefined) return mem[k];
-  mem[k] = v;
+  if (value === undefined) return memoryStorage[key];
+  memoryStorage[key] = value;
 }
-function parse(s: any) {
-  if (s != null) { try { return JSON.parse(s); } catch { /* corrupt entry */ } }
+/** Parses stored JSON; undefined when nothing (null or undefined) is stored or it is corrupt. */
+function parseJSON(text: any) {
+  if (text != null) { try { return JSON.parse(text); } catch { /* corrupt entry */ } }
 }
 function loadState(): any {
-  const n = W.name;
-  return parse(typeof n == "string" && n.startsWith(NAME) ? n.slice(NAME.length) : store(key()));
+  const frameName = win.name;
+  return parseJSON(typeof frameName === "string" && frameName.startsWith(STATE_PREFIX) ? frameName.slice(STATE_PREFIX.length) : storage(stateKey()));
 }
 
 // ---- MCP Apps JSON-RPC over postMessage -------------------------------------
-let seq = 0;
-let up = false;
-let sent = false;
-let adopted = false;
-let startTimer: any;
-let listeners = 0;
-let settle: Fn = () => {};
-let fail: Fn = () => {};
-/** Settles when a ui/* session exists, or (window.openai) when the probe went unanswered. */
-export const session: Promise<void> = new Promise((res, rej) => ((settle = res), (fail = rej)));
-session.catch(() => {});
-const pending = new Map<string, [Fn, Fn, any, string]>();
-/** Requests the host may send to the view (e.g. view tools), by method. */
-export const viewHandlers: Record<string, (params: Obj) => Promise<Obj> | Obj> = {};
-/** appCapabilities additions (e.g. tools), merged into ui/initialize. */
-export const appCapabilities: Obj = {};
-
-function post(m: Obj) { P.postMessage({ jsonrpc: "2.0", ...m }, "*"); }
+/** Numbers request ids (and JSON keys of values JSON cannot encode). */
+let sequence = 0;
 /** Whether a ui/* session exists (ours or an adopted one). */
-export const sessionUp = () => up;
+let sessionIsUp = false;
+/** Whether our ui/initialize went out. */
+let handshakeSent = false;
+/** Whether the session is another client's (an ext-apps App's) that the bridge adopted. */
+let adoptedSession = false;
+let handshakeTimer: any;
+/** How many "message" listeners the page added on window (see the wrapper below). */
+let otherMessageListeners = 0;
+let resolveSession: Callback = () => {};
+let rejectSession: Callback = () => {};
+/** Settles when a ui/* session exists, or (window.openai) when the probe went unanswered. */
+export const session: Promise<void> = new Promise((resolve, reject) => ((resolveSession = resolve), (rejectSession = reject)));
+session.catch(() => {});
+/** Requests awaiting the host's answer, by id: [resolve, reject, timeout timer, method]. */
+const pendingRequests = new Map<string, [Callback, Callback, any, string]>();
+/** Requests the host may send to the view (e.g. view tools), by method. */
+export const viewHandlers: Record<string, (params: JSONObject) => Promise<JSONObject> | JSONObject> = {};
+/** appCapabilities additions (e.g. tools), merged into ui/initialize. */
+export const appCapabilities: JSONObject = {};
+
+function postToHost(message: JSONObject) { hostWindow.postMessage({ jsonrpc: "2.0", ...message }, "*"); }
+/** Whether a ui/* session exists (ours or an adopted one). */
+export const sessionUp = () => sessionIsUp;
 /** Sends a JSON-RPC notification to the host (only once a session exists). */
-export function notify(method: string, params: Obj = {}) { if (up && !adopted) post({ method, params }); }
-function request(method: string, params?: Obj, ms = cfg.timeout): Promise<any> {
-  const id = "wd" + ++seq;
-  return new Promise((res, rej) => {
-    const t = setTimeout(() => {
-      pending.delete(id);
-      rej(err("timeout", method, "no answer from the host within " + ms + " ms"));
-    }, ms);
-    pending.set(id, [res, rej, t, method]);
-    post({ id, method, params });
+export function notify(method: string, params: JSONObject = {}) { if (sessionIsUp && !adoptedSession) postToHost({ method, params }); }
+function request(method: string, params?: JSONObject, timeoutMs = config.timeout): Promise<any> {
+  const id = "wd" + ++sequence;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      pendingRequests.delete(id);
+      reject(bridgeError("timeout", method, "no answer from the host within " + timeoutMs + " ms"));
+    }, timeoutMs);
+    pendingRequests.set(id, [resolve, reject, timer, method]);
+    postToHost({ id, method, params });
   });
 }
-function init(r: Obj) {
-  up = true;
-  hostInfo = r.hostInfo;
-  caps = r.hostCapabilities || {};
-  ctx = { ...ctx, ...r.hostContext };
-  const saved = ctx.toolInfo && parse(store(key()));
+/** Takes over the session that ui/initialize's result describes (ours or adopted). */
+function initSession(initResult: JSONObject) {
+  sessionIsUp = true;
+  hostInfo = initResult.hostInfo;
+  hostCapabilities = initResult.hostCapabilities || {};
+  hostContext = { ...hostContext, ...initResult.hostContext };
+  const saved = hostContext.toolInfo && parseJSON(storage(stateKey()));
   if (saved !== undefined) emit("state", (state = saved));
-  theme();
-  size = "";
-  ro ? later() : resize();
-  settle(undefined);
-  emit("hostContext", ctx);
+  applyTheme();
+  lastSize = "";
+  resizeObserver ? measureSoon() : observeSize();
+  resolveSession(undefined);
+  emit("hostContext", hostContext);
 }
 /** Starts our own handshake unless a session exists or is being made. */
-function start() {
-  if (up || sent) return;
-  sent = true;
+function startHandshake() {
+  if (sessionIsUp || handshakeSent) return;
+  handshakeSent = true;
   // Under window.openai the handshake is a probe: without an answer the
   // bridge simply stays on window.openai.
-  request("ui/initialize", { appInfo: cfg.appInfo, appCapabilities: { availableDisplayModes: cfg.displayModes, ...appCapabilities }, protocolVersion: VERSION }, O ? 1000 : cfg.timeout)
-    .then((r) => { if (!up) { post({ method: "ui/notifications/initialized", params: {} }); init(r); } },
-      (e) => (O ? settle(undefined) : (fail(e), console.error(e))));
+  request("ui/initialize", { appInfo: config.appInfo, appCapabilities: { availableDisplayModes: config.displayModes, ...appCapabilities }, protocolVersion: PROTOCOL_VERSION }, openai ? 1000 : config.timeout)
+    .then((initResult) => { if (!sessionIsUp) { postToHost({ method: "ui/notifications/initialized", params: {} }); initSession(initResult); } },
+      (e) => (openai ? resolveSession(undefined) : (rejectSession(e), console.error(e))));
 }
-/** Schedules start() after ms, decided after the current task (so an App connecting in it is seen). */
-function schedule(ms: number) {
-  if (up || sent) return;
-  clearTimeout(startTimer);
-  startTimer = setTimeout(() => setTimeout(start), ms);
+/** Schedules startHandshake() after ms, decided after the current task (so an App connecting in it is seen). */
+function scheduleHandshake(ms: number) {
+  if (sessionIsUp || handshakeSent) return;
+  clearTimeout(handshakeTimer);
+  handshakeTimer = setTimeout(() => setTimeout(startHandshake), ms);
 }
 /** Resolves when the session exists (MCP Apps) or is known not to (window.openai, standalone). */
 function connect(): Promise<void> {
   if (!framed) return Promise.resolve();
-  if (!listeners) schedule(0); // nobody to adopt: no reason to wait
+  if (!otherMessageListeners) scheduleHandshake(0); // nobody to adopt: no reason to wait
   return session;
 }
 
 if (framed) {
-  // Count other "message" listeners (e.g. the ext-apps PostMessageTransport):
-  // when one exists, wait adoptWait for its handshake before starting ours.
-  const add = W.addEventListener;
-  W.addEventListener("message", (e: MessageEvent) => {
-    const m = e.data;
-    if (e.source !== P || !m || m.jsonrpc !== "2.0") return;
-    const { id, method, params = {} } = m;
+  const originalAddEventListener = win.addEventListener;
+  win.addEventListener("message", (e: MessageEvent) => {
+    const message = e.data;
+    if (e.source !== hostWindow || !message || message.jsonrpc !== "2.0") return;
+    const { id, method, params = {} } = message;
     if (method === undefined) {
-      const q = pending.get(id);
-      if (q) {
-        pending.delete(id);
-        clearTimeout(q[2]);
-        m.error ? q[1](err("host", q[3], m.error.message, m.error)) : q[0](m.result);
-      } else if (!up && m.result?.hostCapabilities && m.result.protocolVersion) {
-        adopted = true; // another client (ext-apps App) completed the handshake
-        init(m.result);
+      const pending = pendingRequests.get(id);
+      if (pending) {
+        pendingRequests.delete(id);
+        clearTimeout(pending[2]);
+        message.error ? pending[1](bridgeError("host", pending[3], message.error.message, message.error)) : pending[0](message.result);
+      } else if (!sessionIsUp && message.result?.hostCapabilities && message.result.protocolVersion) {
+        adoptedSession = true; // another client (ext-apps App) completed the handshake
+        initSession(message.result);
       }
       return;
     }
     if (id !== undefined) {
-      const reply = (r: Obj) => !adopted && up && post({ id, ...r });
-      const h = viewHandlers[method];
+      const reply = (response: JSONObject) => !adoptedSession && sessionIsUp && postToHost({ id, ...response });
+      const handler = viewHandlers[method];
       if (method == "ui/resource-teardown") Promise.all(emit("teardown", params)).finally(() => reply({ result: {} }));
       else if (method == "ping") reply({ result: {} });
-      else if (h) Promise.resolve().then(() => h(params)).then((result) => reply({ result }), (x) => reply({ error: { code: -32603, message: String(x?.message || x) } }));
+      else if (handler) Promise.resolve().then(() => handler(params)).then((result) => reply({ result }), (x) => reply({ error: { code: -32603, message: String(x?.message || x) } }));
       else reply({ error: { code: -32601, message: "Method not found: " + method } });
       return;
     }
-    if (method == "ui/notifications/tool-input") emit("toolInput", (input = params.arguments || {}));
+    if (method == "ui/notifications/tool-input") emit("toolInput", (toolInput = params.arguments || {}));
     else if (method == "ui/notifications/tool-input-partial") emit("toolInputPartial", params.arguments || {});
-    else if (method == "ui/notifications/tool-result") emit("toolResult", (result = params));
+    else if (method == "ui/notifications/tool-result") emit("toolResult", (toolResult = params));
     else if (method == "ui/notifications/tool-cancelled") emit("toolCancelled", params);
     else if (method == "ui/notifications/host-context-changed") {
-      merge(params);
-      theme();
-      emit("hostContext", ctx);
+      mergeContext(params);
+      applyTheme();
+      emit("hostContext", hostContext);
     }
   });
-  W.addEventListener = function (this: any, t: string, ...a: any[]) {
-    if (t == "message") listeners++;
-    return add.call(this, t, ...a);
+  // Why window.addEventListener is wrapped: the bridge must not race an
+  // ext-apps App in the same page. The App's handshake cannot be seen going
+  // out (it posts to the cross-origin window.parent), only its answer coming
+  // in, and no DOM API lists a window's listeners. But App.connect() adds a
+  // "message" listener on window (PostMessageTransport) before it posts
+  // ui/initialize, so counting the "message" listeners added after the
+  // bridge's own tells whether an App may be connecting: with one, the first
+  // API call waits adoptWait for a session to adopt; with none, it starts the
+  // handshake at once instead of making every widget wait 300 ms. The wrapper
+  // is an own property of this window that forwards every call unchanged
+  // (same this, arguments and return value); it only counts. It never counts
+  // down (the bridge may then wait adoptWait for nothing) and cannot see
+  // listeners added through EventTarget.prototype.addEventListener.call(window),
+  // window.onmessage or another realm (an App connecting that way may then
+  // see a second ui/initialize, as one connecting after adoptWait does).
+  // docs/bridge.md, "Coexistence with the official App class", rule 3.
+  win.addEventListener = function (this: any, type: string, ...rest: any[]) {
+    if (type == "message") otherMessageListeners++;
+    return originalAddEventListener.call(this, type, ...rest);
   };
   // The session starts at load, after the adopt wait.
-  setTimeout(() => schedule(cfg.adoptWait));
+  setTimeout(() => scheduleHandshake(config.adoptWait));
 }
 
 // ---- ChatGPT (window.openai) -------------------------------------------------
-function readOpenai(g: Obj) {
-  const dev = g.userAgent?.device?.type;
+/** Maps window.openai globals onto hostContext names. */
+function contextFromOpenai(globals: JSONObject) {
+  const device = globals.userAgent?.device?.type;
   return {
-    theme: g.theme, displayMode: g.displayMode, locale: g.locale,
-    containerDimensions: g.maxHeight ? { maxHeight: g.maxHeight } : undefined,
-    safeAreaInsets: g.safeArea?.insets,
-    deviceCapabilities: g.userAgent?.capabilities,
-    platform: dev == "mobile" || dev == "tablet" ? "mobile" : dev == "desktop" ? "desktop" : "web",
-    view: g.view,
+    theme: globals.theme, displayMode: globals.displayMode, locale: globals.locale,
+    containerDimensions: globals.maxHeight ? { maxHeight: globals.maxHeight } : undefined,
+    safeAreaInsets: globals.safeArea?.insets,
+    deviceCapabilities: globals.userAgent?.capabilities,
+    platform: device == "mobile" || device == "tablet" ? "mobile" : device == "desktop" ? "desktop" : "web",
+    view: globals.view,
   };
 }
-function resultOf(g: Obj) {
-  const m = g.toolResponseMetadata;
-  return g.toolOutput == null && m == null ? undefined
-    : m?.mcp_tool_result || m?.call_tool_result || { content: [], structuredContent: g.toolOutput ?? undefined, _meta: m ?? undefined };
+/** The CallToolResult that window.openai globals describe (undefined before one arrived). */
+function toolResultFromOpenai(globals: JSONObject) {
+  const meta = globals.toolResponseMetadata;
+  // == null: ChatGPT sets absent globals to null or leaves them undefined.
+  return globals.toolOutput == null && meta == null ? undefined
+    : meta?.mcp_tool_result || meta?.call_tool_result || { content: [], structuredContent: globals.toolOutput ?? undefined, _meta: meta ?? undefined };
 }
 /** Merges window.openai globals into the context (ui/* context keys win once a session exists). */
-function fromOpenai(g: Obj) {
-  const r: Obj = readOpenai(g);
-  for (const k in r) if (r[k] === undefined || (up && k in ctx)) delete r[k];
-  merge(r);
+function mergeOpenaiGlobals(globals: JSONObject) {
+  const update: JSONObject = contextFromOpenai(globals);
+  for (const key in update) if (update[key] === undefined || (sessionIsUp && key in hostContext)) delete update[key];
+  mergeContext(update);
 }
-if (O) {
-  const g0 = O.toolInput;
-  state = O.widgetState ?? null;
-  if (g0) emit("toolInput", (input = g0));
-  if ((result = resultOf(O))) emit("toolResult", result);
-  fromOpenai(O);
+if (openai) {
+  const initialToolInput = openai.toolInput;
+  state = openai.widgetState ?? null;
+  if (initialToolInput) emit("toolInput", (toolInput = initialToolInput));
+  if ((toolResult = toolResultFromOpenai(openai))) emit("toolResult", toolResult);
+  mergeOpenaiGlobals(openai);
   hostInfo = { name: "chatgpt" };
-  theme();
-  W.addEventListener("openai:set_globals", (e: CustomEvent) => {
-    const d = e.detail?.globals || {};
-    const g = { ...O, ...d };
-    if (d.toolInput) emit("toolInput", (input = d.toolInput));
-    if ("toolOutput" in d || "toolResponseMetadata" in d) emit("toolResult", (result = resultOf(g)));
-    if ("widgetState" in d) emit("state", (state = d.widgetState));
-    fromOpenai(g);
-    theme();
-    emit("hostContext", ctx);
+  applyTheme();
+  win.addEventListener("openai:set_globals", (e: CustomEvent) => {
+    const changed = e.detail?.globals || {};
+    const globals = { ...openai, ...changed };
+    if (changed.toolInput) emit("toolInput", (toolInput = changed.toolInput));
+    if ("toolOutput" in changed || "toolResponseMetadata" in changed) emit("toolResult", (toolResult = toolResultFromOpenai(globals)));
+    if ("widgetState" in changed) emit("state", (state = changed.widgetState));
+    mergeOpenaiGlobals(globals);
+    applyTheme();
+    emit("hostContext", hostContext);
   });
-  resize();
+  observeSize();
 } else if (framed) {
   state = loadState() ?? null;
 } else {
   // ---- standalone preview ------------------------------------------------------
-  const q = new URLSearchParams(location.search), j = (k: string) => parse(q.get(k));
+  const query = new URLSearchParams(location.search), queryJSON = (name: string) => parseJSON(query.get(name));
   console.info("widgetd: no host; preview with ?toolInput=<json>&toolOutput=<json>&theme=dark");
-  input = j("toolInput");
-  const out = j("toolOutput");
-  if (out) last.toolResult = result = { content: [], structuredContent: out };
-  if (input) last.toolInput = input;
-  ctx = { theme: q.get("theme") || undefined, displayMode: "inline" };
+  toolInput = queryJSON("toolInput");
+  const toolOutput = queryJSON("toolOutput");
+  if (toolOutput) lastValue.toolResult = toolResult = { content: [], structuredContent: toolOutput };
+  if (toolInput) lastValue.toolInput = toolInput;
+  hostContext = { theme: query.get("theme") || undefined, displayMode: "inline" };
   state = loadState() ?? null;
-  theme();
+  applyTheme();
 }
 
 // ---- actions ------------------------------------------------------------------
-const CAPS: Obj = {
+/** The hostCapabilities key a feature needs over ui/*. */
+const UI_CAPABILITY: JSONObject = {
   callTool: "serverTools", readResource: "serverResources", openLink: "openLinks", sendMessage: "message",
   updateModelContext: "updateModelContext", log: "logging", downloadFile: "downloadFile",
 };
-const OPENAI: Obj = {
+/** The window.openai function behind a feature. */
+const OPENAI_FUNCTION: JSONObject = {
   callTool: "callTool", sendMessage: "sendFollowUpMessage", openLink: "openExternal", requestDisplayMode: "requestDisplayMode",
   requestClose: "requestClose", state: "setWidgetState", uploadFile: "uploadFile", getFileDownloadUrl: "getFileDownloadUrl",
   requestModal: "requestModal",
 };
-/** Whether the ui/* session offers f. */
-const uiCan = (f: Feature) => (f in CAPS ? !!caps[CAPS[f]] : f == "requestDisplayMode" || f == "requestClose");
-const uiHas = (f: Feature) => up && uiCan(f);
+/** Whether the ui/* session offers feature. */
+const uiOffers = (feature: Feature) => (feature in UI_CAPABILITY ? !!hostCapabilities[UI_CAPABILITY[feature]] : feature == "requestDisplayMode" || feature == "requestClose");
+/** Whether a ui/* session exists and offers feature. */
+const sessionOffers = (feature: Feature) => sessionIsUp && uiOffers(feature);
 
-function supports(f: Feature): boolean {
-  return f == "log" || (f == "state" && !O) || ((MCP || up) && uiCan(f)) || typeof O?.[OPENAI[f]] == "function";
+function supports(feature: Feature): boolean {
+  return feature == "log" || (feature == "state" && !openai) || ((polyfillHost || sessionIsUp) && uiOffers(feature)) || typeof openai?.[OPENAI_FUNCTION[feature]] === "function";
 }
-/** Runs f over ui/* when the session has it, else over window.openai. */
-function act<T>(f: Feature, mcp?: () => Promise<T>, openai?: () => any): Promise<T> {
-  if (!framed) return Promise.reject(err("no-host", f, "no host: the page was opened directly"));
-  const go = (): any => {
-    if (mcp && uiHas(f)) return mcp();
-    if (openai && supports(f)) return openai();
-    throw unsupported(f);
+/** Runs feature over ui/* when the session has it, else over window.openai. */
+function perform<T>(feature: Feature, overUi?: () => Promise<T>, overOpenai?: () => any): Promise<T> {
+  if (!framed) return Promise.reject(bridgeError("no-host", feature, "no host: the page was opened directly"));
+  const run = (): any => {
+    if (overUi && sessionOffers(feature)) return overUi();
+    if (overOpenai && supports(feature)) return overOpenai();
+    throw unsupported(feature);
   };
-  return O ? Promise.resolve().then(go) : connect().then(go);
+  return openai ? Promise.resolve().then(run) : connect().then(run);
 }
-const checked = (f: string) => (r: Obj) => {
-  if (r?.isError) throw err("host", f, "the host refused", r);
-  return r;
+/** Passes a ui/* result through, rejecting one marked isError. */
+const refusedIfError = (feature: string) => (result: JSONObject) => {
+  if (result?.isError) throw bridgeError("host", feature, "the host refused", result);
+  return result;
 };
 
-function setState(s: any): Promise<void> {
-  state = s;
-  emit("state", s);
-  if (O) return act("state", undefined, () => O.setWidgetState(s));
+function setState(newState: any): Promise<void> {
+  state = newState;
+  emit("state", newState);
+  if (openai) return perform("state", undefined, () => openai.setWidgetState(newState));
   try {
-    const j = JSON.stringify(s);
-    store(key(), j);
-    if (framed && (!W.name || W.name.startsWith(NAME))) W.name = NAME + j;
+    const stateJSON = JSON.stringify(newState);
+    storage(stateKey(), stateJSON);
+    if (framed && (!win.name || win.name.startsWith(STATE_PREFIX))) win.name = STATE_PREFIX + stateJSON;
   } catch (e) { return Promise.reject(e); }
   return Promise.resolve();
 }
@@ -400,60 +464,60 @@ export const widget = {
   /** hostInfo from ui/initialize ({name:"chatgpt"} on ChatGPT without ui/*). */
   get hostInfo() { return hostInfo; },
   /** Host capabilities from ui/initialize. */
-  get hostCapabilities() { return caps; },
+  get hostCapabilities() { return hostCapabilities; },
   /** Arguments of the tool call that rendered this widget. */
-  get toolInput() { return input; },
+  get toolInput() { return toolInput; },
   /** structuredContent of the tool result. */
-  get toolOutput() { return result?.structuredContent; },
+  get toolOutput() { return toolResult?.structuredContent; },
   /** The widget-only _meta of the tool result. */
-  get toolMeta() { return result?._meta; },
+  get toolMeta() { return toolResult?._meta; },
   /** The full CallToolResult. */
-  get toolResult() { return result; },
+  get toolResult() { return toolResult; },
   /** Host context: theme, displayMode, locale, styles, ... */
-  get hostContext() { return ctx; },
+  get hostContext() { return hostContext; },
   /** Persisted widget state (ChatGPT widgetState, polyfilled elsewhere). */
   get state() { return state; },
   /** Resolves once the host session is established (or known absent). */
   ready: (): Promise<void> => connect(),
   /** Change tunables; call before first use. */
-  configure(c: Partial<Config>) { Object.assign(cfg, c); if (c.autoResize === false) { ro?.disconnect(); ro = undefined; } else if (up || O) resize(); },
+  configure(changes: Partial<Config>) { Object.assign(config, changes); if (changes.autoResize === false) { resizeObserver?.disconnect(); resizeObserver = undefined; } else if (sessionIsUp || openai) observeSize(); },
   /** Whether the current host offers a feature (MCP Apps: accurate after ready()). */
   supports,
-  onToolInput: (cb: Fn) => on("toolInput", cb, true),
-  onToolInputPartial: (cb: Fn) => on("toolInputPartial", cb),
-  onToolResult: (cb: Fn) => on("toolResult", cb, true),
-  onToolCancelled: (cb: Fn) => on("toolCancelled", cb),
-  onHostContextChanged: (cb: Fn) => on("hostContext", cb),
-  onStateChanged: (cb: Fn) => on("state", cb),
-  onTeardown: (cb: Fn) => on("teardown", cb),
-  callTool: (name: string, args: Obj = {}) =>
-    act<any>("callTool", () => request("tools/call", { name, arguments: args }), () => O.callTool(name, args)),
-  sendMessage: (text: string | Obj[], opts?: { scrollToBottom?: boolean }) =>
-    act("sendMessage", () => request("ui/message", { role: "user", content: typeof text == "string" ? [{ type: "text", text }] : text }).then(checked("sendMessage")),
-      () => O.sendFollowUpMessage({ prompt: typeof text == "string" ? text : text.map((c) => c.text || "").join("\n"), ...opts })),
-  openLink: (url: string) => act("openLink", () => request("ui/open-link", { url }).then(checked("openLink")), () => O.openExternal({ href: url })),
+  onToolInput: (callback: Callback) => subscribe("toolInput", callback, true),
+  onToolInputPartial: (callback: Callback) => subscribe("toolInputPartial", callback),
+  onToolResult: (callback: Callback) => subscribe("toolResult", callback, true),
+  onToolCancelled: (callback: Callback) => subscribe("toolCancelled", callback),
+  onHostContextChanged: (callback: Callback) => subscribe("hostContext", callback),
+  onStateChanged: (callback: Callback) => subscribe("state", callback),
+  onTeardown: (callback: Callback) => subscribe("teardown", callback),
+  callTool: (name: string, args: JSONObject = {}) =>
+    perform<any>("callTool", () => request("tools/call", { name, arguments: args }), () => openai.callTool(name, args)),
+  sendMessage: (text: string | JSONObject[], options?: { scrollToBottom?: boolean }) =>
+    perform("sendMessage", () => request("ui/message", { role: "user", content: typeof text === "string" ? [{ type: "text", text }] : text }).then(refusedIfError("sendMessage")),
+      () => openai.sendFollowUpMessage({ prompt: typeof text === "string" ? text : text.map((block) => block.text || "").join("\n"), ...options })),
+  openLink: (url: string) => perform("openLink", () => request("ui/open-link", { url }).then(refusedIfError("openLink")), () => openai.openExternal({ href: url })),
   requestDisplayMode: (mode: DisplayMode): Promise<DisplayMode> =>
-    act("requestDisplayMode", () => {
-      const a = ctx.availableDisplayModes;
-      if (a && !a.includes(mode)) throw unsupported("requestDisplayMode(" + mode + ")");
-      return request("ui/request-display-mode", { mode }).then((r) => r.mode);
-    }, () => Promise.resolve(O.requestDisplayMode({ mode })).then((r) => r?.mode || mode)),
-  requestClose: () => act<void>("requestClose", async () => post({ method: "ui/notifications/request-teardown", params: {} }), () => O.requestClose()),
-  updateModelContext: (p: { content?: Obj[]; structuredContent?: Obj }) => act("updateModelContext", () => request("ui/update-model-context", p)),
-  readResource: (uri: string) => act<any>("readResource", () => request("resources/read", { uri })),
-  downloadFile: (contents: Obj[]) => act("downloadFile", () => request("ui/download-file", { contents }).then(checked("downloadFile"))),
-  uploadFile: (file: File, options?: Obj) => act<any>("uploadFile", undefined, () => O.uploadFile(file, options)),
-  getFileDownloadUrl: (fileId: string) => act<any>("getFileDownloadUrl", undefined, () => O.getFileDownloadUrl({ fileId })),
-  requestModal: (options: Obj = {}) => act<void>("requestModal", undefined, () => O.requestModal(options)),
+    perform("requestDisplayMode", () => {
+      const available = hostContext.availableDisplayModes;
+      if (available && !available.includes(mode)) throw unsupported("requestDisplayMode(" + mode + ")");
+      return request("ui/request-display-mode", { mode }).then((granted) => granted.mode);
+    }, () => Promise.resolve(openai.requestDisplayMode({ mode })).then((granted) => granted?.mode || mode)),
+  requestClose: () => perform<void>("requestClose", async () => postToHost({ method: "ui/notifications/request-teardown", params: {} }), () => openai.requestClose()),
+  updateModelContext: (update: { content?: JSONObject[]; structuredContent?: JSONObject }) => perform("updateModelContext", () => request("ui/update-model-context", update)),
+  readResource: (uri: string) => perform<any>("readResource", () => request("resources/read", { uri })),
+  downloadFile: (contents: JSONObject[]) => perform("downloadFile", () => request("ui/download-file", { contents }).then(refusedIfError("downloadFile"))),
+  uploadFile: (file: File, options?: JSONObject) => perform<any>("uploadFile", undefined, () => openai.uploadFile(file, options)),
+  getFileDownloadUrl: (fileId: string) => perform<any>("getFileDownloadUrl", undefined, () => openai.getFileDownloadUrl({ fileId })),
+  requestModal: (options: JSONObject = {}) => perform<void>("requestModal", undefined, () => openai.requestModal(options)),
   getState: () => state,
   setState,
   /** Log to the host (MCP notifications/message) or the console. */
   log(level: string, data: unknown) {
-    if (up && caps.logging) notify("notifications/message", { level, data, logger: "widgetd" });
+    if (sessionIsUp && hostCapabilities.logging) notify("notifications/message", { level, data, logger: "widgetd" });
     else (console as any)[level == "error" ? "error" : level == "warning" ? "warn" : "log"](data);
   },
   /** Report a height (or a fresh measurement), debounced and deduplicated like autoResize. */
-  notifySize: (height?: number) => { asked = height; (O ? Promise.resolve() : connect()).then(later); },
+  notifySize: (height?: number) => { requestedHeight = height; (openai ? Promise.resolve() : connect()).then(measureSoon); },
 };
 export default widget;
 
@@ -461,52 +525,101 @@ export default widget;
 // Every global keeps its identity until its value changes, and
 // openai:set_globals carries only the changed keys, dispatched after the
 // current task step (never from inside a listener).
-const globals: Obj = {};
-const changed = new Set<string>();
-function snapshot(): Obj {
-  const dev = ctx.platform == "mobile" ? "mobile" : ctx.platform == "desktop" ? "desktop" : "unknown";
+const polyfillGlobals: JSONObject = {};
+/** Globals changed since the last openai:set_globals. */
+const changedGlobals = new Set<string>();
+/** The window.openai globals that the bridge's current data implies. */
+function snapshotGlobals(): JSONObject {
+  const deviceType = hostContext.platform == "mobile" ? "mobile" : hostContext.platform == "desktop" ? "desktop" : "unknown";
   return {
-    toolInput: input ?? null,
-    toolOutput: result?.structuredContent ?? null,
-    toolResponseMetadata: result?._meta ?? null,
+    toolInput: toolInput ?? null,
+    toolOutput: toolResult?.structuredContent ?? null,
+    toolResponseMetadata: toolResult?._meta ?? null,
     widgetState: state,
-    theme: ctx.theme,
-    displayMode: ctx.displayMode,
-    maxHeight: ctx.containerDimensions?.maxHeight,
-    safeArea: { insets: ctx.safeAreaInsets || { top: 0, right: 0, bottom: 0, left: 0 } },
-    view: { mode: ctx.displayMode, params: ctx.view?.params },
-    userAgent: { device: { type: dev }, capabilities: ctx.deviceCapabilities || { hover: true, touch: false } },
-    locale: ctx.locale,
+    theme: hostContext.theme,
+    displayMode: hostContext.displayMode,
+    maxHeight: hostContext.containerDimensions?.maxHeight,
+    safeArea: { insets: hostContext.safeAreaInsets || { top: 0, right: 0, bottom: 0, left: 0 } },
+    view: { mode: hostContext.displayMode, params: hostContext.view?.params },
+    userAgent: { device: { type: deviceType }, capabilities: hostContext.deviceCapabilities || { hover: true, touch: false } },
+    locale: hostContext.locale,
   };
 }
+/** Updates the polyfill's globals; a change to an existing one is dispatched in a microtask. */
 function refreshGlobals() {
-  const s = snapshot();
-  for (const k in s) {
-    if (json(s[k]) !== json(globals[k]) || !(k in globals)) {
-      const first = !(k in globals);
-      globals[k] = s[k];
-      if (!first && !changed.size) queueMicrotask(flushGlobals);
-      if (!first) changed.add(k);
+  const snapshot = snapshotGlobals();
+  for (const name in snapshot) {
+    if (comparable(snapshot[name]) !== comparable(polyfillGlobals[name]) || !(name in polyfillGlobals)) {
+      const first = !(name in polyfillGlobals);
+      polyfillGlobals[name] = snapshot[name];
+      if (!first && !changedGlobals.size) queueMicrotask(flushGlobals);
+      if (!first) changedGlobals.add(name);
     }
   }
 }
+/** Dispatches openai:set_globals with the globals changed since the last one. */
 function flushGlobals() {
-  const d: Obj = {};
-  changed.forEach((k) => (d[k] = globals[k]));
-  changed.clear();
-  W.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals: d } }));
+  const changed: JSONObject = {};
+  changedGlobals.forEach((name) => (changed[name] = polyfillGlobals[name]));
+  changedGlobals.clear();
+  win.dispatchEvent(new CustomEvent("openai:set_globals", { detail: { globals: changed } }));
 }
-if (MCP) {
+if (polyfillHost) {
   refreshGlobals();
-  const poly: Obj = {
+  const polyfill: JSONObject = {
     callTool: widget.callTool,
-    sendFollowUpMessage: (a: { prompt: string; scrollToBottom?: boolean }) => widget.sendMessage(a.prompt),
-    openExternal: (a: { href: string }) => void widget.openLink(a.href).catch(console.error),
-    requestDisplayMode: (a: { mode: DisplayMode }) => widget.requestDisplayMode(a.mode).then((mode) => ({ mode })),
+    sendFollowUpMessage: (args: { prompt: string; scrollToBottom?: boolean }) => widget.sendMessage(args.prompt),
+    openExternal: (args: { href: string }) => void widget.openLink(args.href).catch(console.error),
+    requestDisplayMode: (args: { mode: DisplayMode }) => widget.requestDisplayMode(args.mode).then((mode) => ({ mode })),
     requestClose: widget.requestClose,
-    notifyIntrinsicHeight: (h: any) => widget.notifySize(typeof h == "object" ? h.height : h),
+    notifyIntrinsicHeight: (height: any) => widget.notifySize(typeof height === "object" ? height.height : height),
     setWidgetState: setState,
   };
-  for (const k in globals) Object.defineProperty(poly, k, { get: () => globals[k], enumerable: true });
-  Object.defineProperty(W, "openai", { value: poly, configurable: true });
+  for (const name in polyfillGlobals) Object.defineProperty(polyfill, name, { get: () => polyfillGlobals[name], enumerable: true });
+  Object.defineProperty(win, "openai", { value: polyfill, configurable: true });
 }
+
+// esbuild picks the minified names by how often each letter occurs in the
+// sources outside comments (names it renames aside), so writing the golfed
+// names of the first bridge out in full would have changed the bytes every
+// widget ships, and so every widget's hash. This type emits nothing: its
+// letters bring every letter's count to its old value plus one same number,
+// which keeps esbuild's order of letters, and so its output, as it was.
+// Delete it the next time the bridge's output changes for another reason.
+type LetterCountBalance = `
+aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbdddddddddddddddddddddddddd
+ddddddddddddddeeffffffffffffffffffffffffffffffffffffffffffgggggggggggggggggg
+ggggggggggggggggggggggggghhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhiiiiiiiiiiiii
+iiiiiiiiiiiiijjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjkkkkkkkkk
+kkkkkkkkkkkkkkkkllllllllllllllllllllllmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
+mnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnooooooooooooppppppppppp
+pppppppppppppppppppppppppqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqrr
+rrrrrrrrrrrrrrrrrrrrrrrrrrssssssssssssssssttttttttttttttuuuuuuuuuuuuuuuuuuuu
+uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv
+vvvvvvvvvvvvvvvvvvvvvwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwxxx
+xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
+yyyyyyyyyyyyyyzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzAAAAAAAAAAAAA
+AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB
+BBBBBBBBBCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD
+DDDDDDDDDDDDDDDDDDEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEFFFFFFFFFFF
+FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFGGGGGGGGGGGGGGGGGGGGGGGGGG
+GGGGGGGGGGGGGGGGGGGGGHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHIIIIIIIII
+IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIJJJJJJJJJJJJJKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK
+KKKKKKKKKKKKKKKKKKKKLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLMMMMMMMMMM
+MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMNNNNNNNNNNNOOOOOOOPPPPPPPPPPPPPPP
+PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ
+QQQQQQQQQQQRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRSSSSTTTTTTTTTTTTT
+TTTTTTTTTTTTTTTTTTTTTTTTTTTTUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU
+UVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVWWWWWWWWWWWWWWWWWWWWWWWWWW
+WWWWWWWWWWWWWWWWWWWWWWWWWXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXY
+YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYZZZZZZZZZZZZZZZZZZZZZZZZZZZ
+ZZZZZZZZZZZZZZZZZZZZZZZZ0000000000000000000000000000000000000000000000000000
+1111111111111111111111111111111111111111111111111112222222222222222222222222
+2222222222222222222222222233333333333333333333333333333333333333333333333333
+3444444444444444444444444444444444444444444444444444555555555555555555555555
+5555555555555555555555555556666666666666666666666666666666666666666666666666
+6677777777777777777777777777777777777777777777777777788888888888888888888888
+8888888888888888888888888888999999999999999999999999999999999999999999999999
+999_______________________________________________$$$$$$$$$$$$$$$$$$$$$$$$$$
+$$$$$$$$$$$$$$$$$$$$$$$$$
+`;

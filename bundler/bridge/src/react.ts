@@ -43,7 +43,7 @@ export function useWidgetState<T>(initial: T): [T, (s: T | ((prev: T) => T)) => 
   const s = store((cb) => widget.onStateChanged(cb), () => widget.state as T | null);
   const set = useCallback((v: T | ((prev: T) => T)) => {
     const prev = (widget.state as T | null) ?? initial;
-    void widget.setState(typeof v == "function" ? (v as (p: T) => T)(prev) : v);
+    void widget.setState(typeof v === "function" ? (v as (p: T) => T)(prev) : v);
   }, []);
   return [s ?? initial, set];
 }

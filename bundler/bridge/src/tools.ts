@@ -2,9 +2,13 @@
 // and call (tools/list and tools/call from host to view, as ext-apps' App
 // implements them). Only bundled when a widget imports "widgetd/tools".
 // Register tools while the widget loads (before the handshake, which starts
-// cfg.adoptWait after load): ui/initialize then declares appCapabilities.tools.
+// config.adoptWait after load): ui/initialize then declares appCapabilities.tools.
 import { appCapabilities, notify, viewHandlers } from "./index";
 
+// The exported types below are declared again, for widget authors, in
+// widgetd.d.ts (modules "widgetd" and "widgetd/tools"), which `widgetd types`
+// copies into widget projects: change both. TestDeclarationsMatchBridge
+// (cmd/widgetd) fails when the declarations promise what these sources lack.
 /** A content block of a tool result. */
 export interface ContentBlock { type: string; text?: string; [k: string]: unknown }
 /** What a view tool returns: an MCP CallToolResult. */

@@ -1,0 +1,81 @@
+package bridge_test
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// minifiedGolden records the sha256 and size of the minified bridge modules.
+const minifiedGolden = "testdata/minified.txt"
+
+// bridgeModules are one-module widgets whose built script is only the bridge
+// code they pull in: the core alone, as every widget carries it, then each
+// optional module with all its exports kept (the core included).
+var bridgeModules = map[string]string{
+	"core":        `import "widgetd";`,
+	"core-all":    `import * as m from "widgetd"; (window as any).m = m;`,
+	"tools":       `import * as m from "widgetd/tools"; (window as any).m = m;`,
+	"chatgpt":     `import * as m from "widgetd/chatgpt"; (window as any).m = m;`,
+	"react":       `import * as m from "widgetd/react"; (window as any).m = m;`,
+	"app-adapter": `import "widgetd/app-adapter";`,
+}
+
+// TestMinifiedBridge pins the bytes esbuild makes of the bridge sources: they
+// are part of every widget, so of every widget's content hash. A change to
+// bundler/bridge/src that alters them (even a rename: esbuild picks the short
+// names by the sources' letter frequencies) fails here; when the change is
+// meant, run with -update and say in the commit that widget hashes change.
+func TestMinifiedBridge(t *testing.T) {
+	src := t.TempDir()
+	for name, code := range bridgeModules {
+		dir := filepath.Join(src, name)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "main.ts"), []byte(code+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"entry": "main.ts"}`+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// External, so each module's script is a file of its own.
+	out, err := buildProject(src, "https://cdn.example.com/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for path, data := range out.Files {
+		name, ok := strings.CutPrefix(path, "assets/")
+		if !ok || !strings.HasSuffix(name, ".js") {
+			continue
+		}
+		name = name[:strings.LastIndexByte(name, '-')] // drop the content hash
+		if _, ok := bridgeModules[name]; ok {
+			lines = append(lines, fmt.Sprintf("%s %x %d", name, sha256.Sum256(data), len(data)))
+		}
+	}
+	slices.Sort(lines)
+	if len(lines) != len(bridgeModules) {
+		t.Fatalf("built %d module scripts, want %d: %v", len(lines), len(bridgeModules), lines)
+	}
+	got := strings.Join(lines, "\n") + "\n"
+	if *update {
+		if err := os.WriteFile(minifiedGolden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(minifiedGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("the minified bridge changed, and with it every widget's hash (name sha256 bytes):\n got:\n%s\nwant:\n%s\nIf that is meant, run go test ./bundler/bridge -run TestMinifiedBridge -update", got, want)
+	}
+}
