@@ -36,12 +36,11 @@ func (b *Builder) absLocation(m api.Message) api.Message {
 		return m
 	}
 	for _, ns := range rootRelNamespaces {
-		if m.Location.Namespace != ns {
-			continue
-		}
+		// esbuild leaves Namespace empty in some locations (an import
+		// that does not resolve); the file's prefix still names it.
 		rel, ok := strings.CutPrefix(m.Location.File, ns+":")
-		if !ok {
-			return m
+		if !ok || (m.Location.Namespace != ns && m.Location.Namespace != "") {
+			continue
 		}
 		loc := *m.Location
 		loc.File = ns + ":" + rootFile(b.root, rel)
