@@ -108,7 +108,7 @@ func fileSums(t *testing.T, dir string) map[string]string {
 		}
 		rel, _ := filepath.Rel(dir, p)
 		sum := sha256.Sum256(data)
-		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:8])
+		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
 		return nil
 	})
 	if err != nil {
