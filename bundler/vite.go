@@ -110,26 +110,20 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		return api.OnResolveResult{Path: b.relPath(file), Namespace: ns, PluginData: m[2], WatchFiles: []string{file}}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: rawNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		file := rootFile(b.root, a.Path)
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
-		return api.OnLoadResult{Contents: &s, Loader: api.LoaderText, WatchFiles: []string{file}}, nil
+		return loadFileAs(rootFile(b.root, a.Path), api.LoaderText)
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: urlNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		file := rootFile(b.root, a.Path)
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
 		loader := api.LoaderFile
 		if b.publicURL == "" {
 			loader = api.LoaderDataURL // no origin to load files from
 		}
-		return api.OnLoadResult{Contents: &s, Loader: loader, ResolveDir: filepath.Dir(file), WatchFiles: []string{file}}, nil
+		file := rootFile(b.root, a.Path)
+		res, err := loadFileAs(file, loader)
+		if err != nil {
+			return api.OnLoadResult{}, err
+		}
+		res.ResolveDir = filepath.Dir(file)
+		return res, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: inlineNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		file := rootFile(b.root, a.Path)
@@ -140,14 +134,19 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 			}
 			return api.OnLoadResult{Contents: &css, Loader: api.LoaderText, WatchFiles: files}, nil
 		}
-		data, err := os.ReadFile(file)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
-		return api.OnLoadResult{Contents: &s, Loader: api.LoaderDataURL, WatchFiles: []string{file}}, nil
+		return loadFileAs(file, api.LoaderDataURL)
 	})
 	b.setupWorkers(pb)
+}
+
+// loadFileAs loads file's bytes as a module with the given loader, watched.
+func loadFileAs(file string, loader api.Loader) (api.OnLoadResult, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	s := string(data)
+	return api.OnLoadResult{Contents: &s, Loader: loader, WatchFiles: []string{file}}, nil
 }
 
 // bundleSeparately bundles one file (a stylesheet for ?inline, a worker
