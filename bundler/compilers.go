@@ -132,13 +132,14 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, compiledStyleNamespace+":"), Namespace: compiledStyleNamespace}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: compiledStyleNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			file := rootFile(c.b.root, a.Path)
 			c.mu.Lock()
-			css := c.styles[a.Path]
+			css := c.styles[file]
 			c.mu.Unlock()
 			if !stylesheets {
-				return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(a.Path)}, nil
+				return api.OnLoadResult{Contents: &css, Loader: api.LoaderCSS, ResolveDir: filepath.Dir(file)}, nil
 			}
-			return c.componentStyle(a.Path, css), nil
+			return c.componentStyle(file, css), nil
 		})
 		if stylesheets {
 			pb.OnLoad(api.OnLoadOptions{Filter: `\.css$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
@@ -192,7 +193,7 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 		c.mu.Lock()
 		c.styles[file] = out.CSS
 		c.mu.Unlock()
-		q, _ := json.Marshal(compiledStyleNamespace + ":" + file)
+		q, _ := json.Marshal(compiledStyleNamespace + ":" + c.b.relPath(file))
 		code += "\nimport " + string(q) + ";\n"
 	}
 	loader := api.LoaderJS

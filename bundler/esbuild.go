@@ -159,8 +159,13 @@ func (b *Builder) plugin() api.Plugin {
 			}
 			if a.Path == bridge.ReactModuleName {
 				// The hooks import react: resolve it from the importing
-				// widget's folder, so each widget gets its own React.
-				return api.OnResolveResult{Path: bridge.ReactEntry + resolveDirMark + a.ResolveDir, Namespace: bridgeNamespace}, nil
+				// widget's folder, so each widget gets its own React. The
+				// folder is root-relative, as every namespaced path (nspath.go).
+				dir := a.ResolveDir
+				if dir != "" {
+					dir = b.relPath(dir)
+				}
+				return api.OnResolveResult{Path: bridge.ReactEntry + resolveDirMark + dir, Namespace: bridgeNamespace}, nil
 			}
 			return api.OnResolveResult{Path: bridge.Entry, Namespace: bridgeNamespace}, nil
 		})
@@ -178,6 +183,8 @@ func (b *Builder) plugin() api.Plugin {
 			file, resolveDir, ok := strings.Cut(a.Path, resolveDirMark)
 			if !ok {
 				resolveDir = b.widgetsDir
+			} else if resolveDir != "" {
+				resolveDir = rootFile(b.root, resolveDir)
 			}
 			data, err := fs.ReadFile(bridge.Source, file)
 			if err != nil {
@@ -315,6 +322,7 @@ func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResul
 // messageDiag converts an esbuild message into a Diagnostic with a path
 // relative to the working directory.
 func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
+	m = b.absLocation(m)
 	d := Diagnostic{Message: b.authorMessage(m), Warning: warning, Code: limitCode(m.PluginName)}
 	if m.Location != nil {
 		file := m.Location.File

@@ -10,7 +10,8 @@ import (
 
 // TestUpToDate checks that a build with nothing changed is skipped, and that
 // every kind of change — a source, a package file, a new file beside the
-// sources, widget.json, an option, a damaged dist/ — makes it build again.
+// sources, a ?raw or ?url file, widget.json, an option, a damaged dist/ —
+// makes it build again.
 func TestUpToDate(t *testing.T) {
 	root := t.TempDir()
 	writeFiles(t, root, map[string]string{
@@ -20,7 +21,9 @@ func TestUpToDate(t *testing.T) {
 		"widgets/w/node_modules/dep/index.js":     `exports.v = "one";`,
 		"widgets/page/widget.json":                `{}`,
 		"widgets/page/index.html":                 `<!doctype html><html><head></head><body><script type="module" src="./m.ts"></script></body></html>`,
-		"widgets/page/m.ts":                       `document.body.append("page");`,
+		"widgets/page/m.ts":                       "import note from \"./note.txt?raw\";\nimport logo from \"./logo.svg?url\";\ndocument.body.append(\"page\", note, logo);\n",
+		"widgets/page/note.txt":                   "one",
+		"widgets/page/logo.svg":                   `<svg xmlns="http://www.w3.org/2000/svg"><text>1</text></svg>`,
 	})
 	cache := t.TempDir()
 	opts := Options{Root: root, CacheDir: cache}
@@ -76,6 +79,12 @@ func TestUpToDate(t *testing.T) {
 		{"widget.json edited", func() { writeFiles(t, root, map[string]string{"widgets/w/widget.json": `{"title": "W2"}`}) }, opts},
 		{"HTML entry edited", func() {
 			writeFiles(t, root, map[string]string{"widgets/page/index.html": `<!doctype html><html><head><title>t</title></head><body><script type="module" src="./m.ts"></script></body></html>`})
+		}, opts},
+		// ?raw and ?url modules live in widgetd's namespaces, whose paths
+		// are root-relative: the record must still find their files.
+		{"?raw file edited", func() { writeFiles(t, root, map[string]string{"widgets/page/note.txt": "two"}) }, opts},
+		{"?url file edited", func() {
+			writeFiles(t, root, map[string]string{"widgets/page/logo.svg": `<svg xmlns="http://www.w3.org/2000/svg"><text>2</text></svg>`})
 		}, opts},
 		{"dist file removed", func() {
 			m := readManifest(t, dist)

@@ -105,46 +105,48 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		ns := map[string]string{"raw": rawNamespace, "url": urlNamespace, "inline": inlineNamespace,
 			"worker": workerNamespace, "worker&inline": workerNamespace, "sharedworker": workerNamespace, "worker&url": workerFileNamespace}[m[2]]
 		if m[2] == "worker&url" {
-			return api.OnResolveResult{Path: workerOutputName(file), Namespace: ns, PluginData: file, WatchFiles: []string{file}}, nil
+			return api.OnResolveResult{Path: b.relPath(workerOutputName(file)), Namespace: ns, PluginData: file, WatchFiles: []string{file}}, nil
 		}
-		return api.OnResolveResult{Path: file, Namespace: ns, PluginData: m[2], WatchFiles: []string{file}}, nil
+		return api.OnResolveResult{Path: b.relPath(file), Namespace: ns, PluginData: m[2], WatchFiles: []string{file}}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: rawNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		data, err := os.ReadFile(a.Path)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
-		return api.OnLoadResult{Contents: &s, Loader: api.LoaderText, WatchFiles: []string{a.Path}}, nil
+		return loadFileAs(rootFile(b.root, a.Path), api.LoaderText)
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: urlNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		data, err := os.ReadFile(a.Path)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
 		loader := api.LoaderFile
 		if b.publicURL == "" {
 			loader = api.LoaderDataURL // no origin to load files from
 		}
-		return api.OnLoadResult{Contents: &s, Loader: loader, ResolveDir: filepath.Dir(a.Path), WatchFiles: []string{a.Path}}, nil
+		file := rootFile(b.root, a.Path)
+		res, err := loadFileAs(file, loader)
+		if err != nil {
+			return api.OnLoadResult{}, err
+		}
+		res.ResolveDir = filepath.Dir(file)
+		return res, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: inlineNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		if strings.EqualFold(filepath.Ext(a.Path), ".css") {
-			css, files, err := b.bundleSeparately(a.Path, false)
+		file := rootFile(b.root, a.Path)
+		if strings.EqualFold(filepath.Ext(file), ".css") {
+			css, files, err := b.bundleSeparately(file, false)
 			if err != nil {
 				return api.OnLoadResult{}, err
 			}
 			return api.OnLoadResult{Contents: &css, Loader: api.LoaderText, WatchFiles: files}, nil
 		}
-		data, err := os.ReadFile(a.Path)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
-		s := string(data)
-		return api.OnLoadResult{Contents: &s, Loader: api.LoaderDataURL, WatchFiles: []string{a.Path}}, nil
+		return loadFileAs(file, api.LoaderDataURL)
 	})
 	b.setupWorkers(pb)
+}
+
+// loadFileAs loads file's bytes as a module with the given loader, watched.
+func loadFileAs(file string, loader api.Loader) (api.OnLoadResult, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return api.OnLoadResult{}, err
+	}
+	s := string(data)
+	return api.OnLoadResult{Contents: &s, Loader: loader, WatchFiles: []string{file}}, nil
 }
 
 // bundleSeparately bundles one file (a stylesheet for ?inline, a worker
@@ -167,7 +169,7 @@ func (b *Builder) bundleSeparately(file string, script bool) (string, []string, 
 	}
 	r := api.Build(opts)
 	if len(r.Errors) > 0 {
-		return "", nil, fmt.Errorf("%s", messagesText(r.Errors))
+		return "", nil, fmt.Errorf("%s", messagesText(b.absLocations(r.Errors)))
 	}
 	var out string
 	for _, f := range r.OutputFiles {
@@ -212,9 +214,9 @@ func recordableInput(root, key string) (string, bool) {
 	case !found || strings.ContainsAny(ns, `/\.`):
 		return filepath.Join(root, filepath.FromSlash(key)), true
 	case ns == rawNamespace || ns == urlNamespace || ns == workerNamespace:
-		return p, true
+		return rootFile(root, p), true
 	case ns == inlineNamespace:
-		return p, !strings.EqualFold(filepath.Ext(p), ".css")
+		return rootFile(root, p), !strings.EqualFold(filepath.Ext(p), ".css")
 	case ns == workerFileNamespace:
 		return "", false
 	}

@@ -24,19 +24,20 @@ func (b *Builder) setupWorkers(pb api.PluginBuild) {
 		if kind == "sharedworker" {
 			ctor = "SharedWorker"
 		}
-		spec, err := json.Marshal(a.Path + "?worker&url")
+		file := rootFile(b.root, a.Path)
+		spec, err := json.Marshal(file + "?worker&url")
 		if err != nil {
 			return api.OnLoadResult{}, err
 		}
 		src := "import url from " + string(spec) + ";\n" +
 			"export default function WorkerWrapper(options) {\n" +
 			"  return new " + ctor + "(url, { type: \"module\", name: options && options.name });\n}\n"
-		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+		return api.OnLoadResult{Contents: &src, Loader: api.LoaderJS, ResolveDir: filepath.Dir(file)}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: workerFileNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		file, _ := a.PluginData.(string)
 		if file == "" {
-			file = a.Path
+			file = rootFile(b.root, a.Path)
 		}
 		if b.publicURL == "" {
 			return api.OnLoadResult{}, fmt.Errorf("%s", workerInlineMessage(b.displayPath(file)))

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestDeterministicAcrossCheckouts builds the same projects copied to two
+// folders of different depth, externally, and requires the two dist/ trees
+// to be byte-identical, file names included. The projects cover every kind of
+// module widgetd's plugins make: the bridge's React hooks (the examples'
+// weather), ?url, ?raw and an inline <script type="module"> of an HTML entry
+// (conventions), a ?worker (worker) and compiled .vue and .svelte components
+// with styles (frameworks). Their names hash the path of every module; a path
+// that depended on where the checkout sits gave replicas different names.
+func TestDeterministicAcrossCheckouts(t *testing.T) {
+	projects := []struct{ name, src string }{
+		{"examples", "../.."}, // the repository root: widgets/
+		{"conventions", "../../e2e/testdata/conventions"},
+		{"worker", "../../e2e/testdata/worker"},
+		{"frameworks", "../../e2e/testdata/frameworks"},
+	}
+	for _, p := range projects {
+		t.Run(p.name, func(t *testing.T) {
+			var trees []map[string]string
+			for _, depth := range []string{"a", filepath.Join("b", "c", "d")} {
+				root := filepath.Join(t.TempDir(), depth, "project")
+				copyProject(t, p.src, root, p.name == "examples")
+				c := widgetdCmd(t, root, "build", "--no-cache", "--public-url", "https://cdn.example.com/w/")
+				if out, err := c.CombinedOutput(); err != nil {
+					t.Fatalf("build in %s: %v\n%s", root, err, out)
+				}
+				trees = append(trees, fileSums(t, filepath.Join(root, "dist")))
+			}
+			if diff := treeDiff(trees[0], trees[1]); diff != "" {
+				t.Fatalf("the same sources built in two folders differ:\n%s", diff)
+			}
+		})
+	}
+}
+
+// copyProject copies the project at src (for the examples, only widgets/)
+// to dst with its installed node_modules, whose files are hard-linked where
+// they can be: a symlinked node_modules would resolve to one place outside
+// both copies, at a different relative path from each. It fails when a project with a
+// package.json has no node_modules: CI runs npm ci for every lockfile.
+func copyProject(t *testing.T, src, dst string, widgetsOnly bool) {
+	t.Helper()
+	if widgetsOnly {
+		src, dst = filepath.Join(src, "widgets"), filepath.Join(dst, "widgets")
+	}
+	if _, err := os.Stat(filepath.Join(src, "package.json")); err == nil {
+		if _, err := os.Stat(filepath.Join(src, "node_modules")); err != nil {
+			t.Fatalf("%s has no node_modules: run `npm ci` there: %v", src, err)
+		}
+	}
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		inNodeModules := strings.Contains(filepath.ToSlash(rel), "node_modules/")
+		switch {
+		case d.IsDir() && !inNodeModules && (d.Name() == "dist" || d.Name() == ".widgetd"):
+			return filepath.SkipDir
+		case d.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case d.Type()&fs.ModeSymlink != 0:
+			link, err := os.Readlink(p)
+			if err != nil {
+				return err
+			}
+			return os.Symlink(link, target)
+		}
+		if inNodeModules && os.Link(p, target) == nil {
+			return nil // read only: the build never writes a package
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fileSums maps each file below dir (slash-separated, relative) to the
+// SHA-256 of its content.
+func fileSums(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	sums := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		sum := sha256.Sum256(data)
+		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sums) == 0 {
+		t.Fatalf("%s is empty", dir)
+	}
+	return sums
+}
+
+// treeDiff lists the files only in a, only in b, or different in the two.
+func treeDiff(a, b map[string]string) string {
+	var lines []string
+	for name, sum := range a {
+		switch other, ok := b[name]; {
+		case !ok:
+			lines = append(lines, "only in the first:  "+name)
+		case other != sum:
+			lines = append(lines, "different content:  "+name)
+		}
+	}
+	for name := range b {
+		if _, ok := a[name]; !ok {
+			lines = append(lines, "only in the second: "+name)
+		}
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
