@@ -9,7 +9,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
-	"github.com/widgetd/widgetd/internal/weborigin"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // builtWidget is one widget's manifest entry plus its HTML bytes.
@@ -56,7 +56,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 		}
 	}
 	if len(used) > 0 {
-		origin := weborigin.Of(b.publicURL)
+		origin := publicurl.Origin(b.publicURL)
 		var err error
 		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
 			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
