@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"net/url"
 	"strings"
+
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // ExtensionID is the MCP capability extension key servers advertise (and
@@ -248,7 +249,7 @@ func (r *Registry) rebasedOrigins(c Client) (oldOrigin, newOrigin string) {
 	if base == "" {
 		return "", ""
 	}
-	oldOrigin, newOrigin = originOf(r.man.PublicURL), originOf(base)
+	oldOrigin, newOrigin = publicurl.Origin(r.man.PublicURL), publicurl.Origin(base)
 	if oldOrigin == "" || newOrigin == "" || oldOrigin == newOrigin {
 		return "", ""
 	}
@@ -276,13 +277,4 @@ func replaceOrigin(list []string, old, new string) []string {
 		out = append(out, new)
 	}
 	return out
-}
-
-// originOf returns scheme://host[:port] of an absolute URL, or "".
-func originOf(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.Scheme == "" || p.Host == "" {
-		return ""
-	}
-	return p.Scheme + "://" + p.Host
 }

@@ -18,7 +18,7 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 )
 
-var writeWire = flag.Bool("write-wire", false, "write testdata/wire/*.json (only for a new case: a changed golden means the _meta on the wire changed)")
+var update = flag.Bool("update", false, "write testdata/wire/*.json (only for a new case: a changed golden means the _meta on the wire changed)")
 
 // wireClients are the requesters the wire goldens answer: every host family,
 // with and without a connector URL and an asset base.
@@ -141,7 +141,7 @@ func dumpWire(t *testing.T, out *strings.Builder, opt string, reg *assets.Regist
 
 func compareWire(t *testing.T, file, got string) {
 	t.Helper()
-	if *writeWire {
+	if *update {
 		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
 			t.Fatal(err)
 		}

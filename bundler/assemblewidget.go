@@ -9,7 +9,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
-	"github.com/widgetd/widgetd/internal/weborigin"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // builtWidget is one widget's manifest entry plus its HTML bytes.
@@ -29,47 +29,18 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	if mw, used, ok := b.cachedWidget(name, key); ok {
 		return mw, used, nil
 	}
-	js := bundle.files[bundle.js[name]].Contents
-	var css []byte
-	cssPath := bundle.css[name]
-	if cssPath != "" {
-		css = bundle.files[cssPath].Contents
+	files := b.widgetFiles(w, bundle)
+	pol, err := b.widgetPolicy(w, len(files.used) > 0)
+	if err != nil {
+		return nil, nil, err
 	}
-	var used []string
-	if b.publicURL != "" {
-		used = bundle.widgetAssets(js, css)
-	}
-	pol := w.Policy
-	var jsURL, cssURL string
-	if !w.Inline {
-		used = append(used, bundle.js[name])
-		jsURL = b.publicURL + "/" + bundle.js[name]
-		if cssPath != "" {
-			used = append(used, cssPath)
-			cssURL = b.publicURL + "/" + cssPath
-		}
-	}
-	if b.devOrigin != "" {
-		var err error
-		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.devOrigin}, Connect: []string{b.devOrigin}}); err != nil {
-			return nil, nil, fmt.Errorf("widget %q: dev origin: %w", name, err)
-		}
-	}
-	if len(used) > 0 {
-		origin := weborigin.Of(b.publicURL)
-		var err error
-		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
-			return nil, nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
-		}
-	}
-	sort.Strings(used)
 	shell := w.html
 	if !w.HTMLEntry {
-		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, js))
+		shell = defaultShell(w.Config.Title, mountIDs(w.Config.Root, name, files.js))
 	}
-	doc := renderHTML(shell, js, css, jsURL, cssURL, w.Inline)
+	doc := renderHTML(shell, files.js, files.css, files.jsURL, files.cssURL, w.Inline)
 	watch.add(&t.Render)
-	doc, err := minifyHTML(b.min, b.displayPath(w.Entry), doc)
+	doc, err = minifyHTML(b.min, b.displayPath(w.Entry), doc)
 	watch.add(&t.Minify)
 	if err != nil {
 		return nil, nil, err
@@ -81,8 +52,72 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	}
 	header := pol.Header()
 	watch.add(&t.Render)
-	// The hash covers everything the host renders: the document, every file
-	// it loads, and the CSP and metadata that decide how it renders.
+	hash := widgetHash(doc, files.used, bundle, header, metaJSON)
+	watch.add(&t.Hash)
+	mw := &builtWidget{htmlBytes: doc, js: files.js, css: files.css, Widget: assets.Widget{
+		Name: name, Title: w.Config.Title, Description: w.Config.Description,
+		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: files.used,
+		Profiles: profileResources(name, hash, w.Profiles, meta),
+	}}
+	b.cacheWidget(name, key, mw, files.used)
+	return mw, files.used, nil
+}
+
+// widgetFiles is what a widget's document holds or loads from the bundle.
+type widgetFiles struct {
+	js, css       []byte
+	jsURL, cssURL string   // set when the document loads them (external)
+	used          []string // dist/ paths the document loads, sorted
+}
+
+// widgetFiles picks a widget's JS and CSS from the bundle and, for an
+// external build, the files its document loads and their URLs.
+func (b *Builder) widgetFiles(w *widget, bundle *bundleResult) widgetFiles {
+	name := w.Config.Name
+	f := widgetFiles{js: bundle.files[bundle.js[name]].Contents}
+	cssPath := bundle.css[name]
+	if cssPath != "" {
+		f.css = bundle.files[cssPath].Contents
+	}
+	if b.publicURL != "" {
+		f.used = bundle.widgetAssets(f.js, f.css)
+	}
+	if !w.Inline {
+		f.used = append(f.used, bundle.js[name])
+		f.jsURL = b.publicURL + "/" + bundle.js[name]
+		if cssPath != "" {
+			f.used = append(f.used, cssPath)
+			f.cssURL = b.publicURL + "/" + cssPath
+		}
+	}
+	sort.Strings(f.used)
+	return f
+}
+
+// widgetPolicy is the widget's declared CSP plus the dev server's origin
+// (widgetd dev) and, when the document loads files from dist/, the public
+// URL's origin.
+func (b *Builder) widgetPolicy(w *widget, loadsFiles bool) (*cspgen.Policy, error) {
+	pol := w.Policy
+	if b.devOrigin != "" {
+		var err error
+		if pol, err = pol.With(cspgen.Domains{Resource: []string{b.devOrigin}, Connect: []string{b.devOrigin}}); err != nil {
+			return nil, fmt.Errorf("widget %q: dev origin: %w", w.Config.Name, err)
+		}
+	}
+	if loadsFiles {
+		origin := publicurl.Origin(b.publicURL)
+		var err error
+		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
+			return nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
+		}
+	}
+	return pol, nil
+}
+
+// widgetHash hashes everything the host renders: the document, every file
+// it loads, and the CSP and metadata that decide how it renders.
+func widgetHash(doc []byte, used []string, bundle *bundleResult, header string, metaJSON []byte) string {
 	h := newHasher()
 	h.add("html", doc)
 	for _, p := range used {
@@ -90,18 +125,19 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 	}
 	h.add("csp", []byte(header))
 	h.add("meta", metaJSON)
-	hash := h.sum()[:hashLen]
-	watch.add(&t.Hash)
-	mw := &builtWidget{htmlBytes: doc, js: js, css: css, Widget: assets.Widget{
-		Name: name, Title: w.Config.Title, Description: w.Config.Description,
-		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: used,
-	}}
-	for _, p := range w.Profiles {
+	return h.sum()[:hashLen]
+}
+
+// profileResources is the widget's resource under each profile it is
+// offered as, all with the same _meta.
+func profileResources(name, hash string, profiles []string, meta assets.ResourceMeta) []assets.Resource {
+	var out []assets.Resource
+	for _, p := range profiles {
 		mime, suffix := assets.MIMETypeMCPApp, ".html"
 		if p == assets.ProfileSkybridge {
 			mime, suffix = assets.MIMETypeSkybridge, ".skybridge.html"
 		}
-		mw.Profiles = append(mw.Profiles, assets.Resource{
+		out = append(out, assets.Resource{
 			Profile:  p,
 			URI:      "ui://widget/" + name + "." + hash + suffix,
 			AliasURI: "ui://widget/" + name + suffix,
@@ -110,8 +146,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 			ReadMeta: meta,
 		})
 	}
-	b.cacheWidget(name, key, mw, used)
-	return mw, used, nil
+	return out
 }
 
 // buildID hashes the widget hashes of a build.

@@ -137,7 +137,7 @@ func (b *Builder) rememberBundle(res *bundleResult, start time.Time, seen map[st
 				// change a resolution); folders above it change for
 				// unrelated reasons (a shared /tmp), so only their resolver
 				// configs count.
-				if inside(b.root, d) {
+				if within(b.root, d) {
 					stamp(d)
 					use(d, name)
 				}

@@ -4,7 +4,8 @@ import "time"
 
 // Timings splits a build's wall time by stage, so a slow build shows where
 // its time went (`widgetd build --json`, bench/). Stages run one after the
-// other except Bridge, which runs beside them; their sum is at most the
+// other; the bridge size measurement runs beside them, and BridgeWait counts
+// only the time the build waited for it at the end. Their sum is at most the
 // build's Duration.
 type Timings struct {
 	// Discover reads and validates every widget.json and HTML entry.

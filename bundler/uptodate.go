@@ -232,7 +232,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 	for dir := range maps.Clone(dirs) {
 		for d := dir; !seen[d]; d = filepath.Dir(d) {
 			seen[d] = true
-			if inside(b.root, d) {
+			if within(b.root, d) {
 				dirs[d] = true
 			}
 			for _, name := range resolverConfigs {
@@ -272,12 +272,6 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 // resolverConfigs are the files esbuild consults in a folder while resolving
 // and compiling the files below it.
 var resolverConfigs = []string{"package.json", "tsconfig.json", "jsconfig.json"}
-
-// inside reports whether dir is root or below it.
-func inside(root, dir string) bool {
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
-}
 
 func metafileOrEmpty(s string) string {
 	if s == "" {

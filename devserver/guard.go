@@ -8,7 +8,7 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/widgetd/widgetd/internal/weborigin"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // The dev server runs on a developer's laptop, next to a browser that visits
@@ -132,7 +132,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 		return nil
 	}
 	if o := canonicalOrigin(origin); o != "" && (o == canonicalOrigin("http://"+r.Host) || o == canonicalOrigin(s.previewOrigin) ||
-		(s.opts.PublicURL != "" && o == canonicalOrigin(weborigin.Of(s.opts.PublicURL)))) {
+		(s.opts.PublicURL != "" && o == canonicalOrigin(publicurl.Origin(s.opts.PublicURL)))) {
 		return nil
 	}
 	return fmt.Errorf("request from origin %s refused; only the preview page (%s) may call this endpoint", quoteForTerminal(origin), s.previewOrigin)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/contenttype"
-	"github.com/widgetd/widgetd/internal/weborigin"
+	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
 // static holds the preview pages, their stylesheet and the committed host
@@ -63,7 +63,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
-		_ = cop.AddTrustedOrigin(weborigin.Of(s.opts.PublicURL))
+		_ = cop.AddTrustedOrigin(publicurl.Origin(s.opts.PublicURL))
 	}
 	return s.guardHost(cop.Handler(mux))
 }

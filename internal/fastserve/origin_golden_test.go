@@ -18,10 +18,10 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
 
-// updateOrigin rewrites testdata/origin.golden. It exists to create the
+// update rewrites testdata/origin.golden. It exists to create the
 // file from a handler known to be right; a diff after a refactor is a change
 // of behaviour, not something to regenerate.
-var updateOrigin = flag.Bool("update-origin", false, "rewrite testdata/origin.golden")
+var update = flag.Bool("update", false, "rewrite testdata/origin.golden")
 
 // originCase is one raw request to the assets origin handler.
 type originCase struct{ name, method, target, hdr string }
@@ -158,7 +158,7 @@ func TestOriginGolden(t *testing.T) {
 		out.WriteString("=== " + tc.name + ": " + tc.method + " " + tc.target + "\n" + tc.hdr + "---\n" + want + "\n")
 	}
 	golden := filepath.Join("testdata", "origin.golden")
-	if *updateOrigin {
+	if *update {
 		if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 // Package publicurl checks and normalises the URL a dist/ folder is served
 // from (widgetd.json "publicUrl", --public-url), and the dev server's
-// --sandbox-url, with one rule for both.
+// --sandbox-url, with one rule for both; and gives such a URL's origin, for
+// the places that trust or announce it (the CSP, the dev server's guards,
+// the registry's asset base).
 package publicurl
 
 import (
@@ -29,4 +31,14 @@ func Normalize(u string) (string, error) {
 // only place plain http is allowed.
 func IsLoopbackHost(h string) bool {
 	return h == "localhost" || h == "127.0.0.1" || h == "::1" || strings.HasSuffix(h, ".localhost")
+}
+
+// Origin returns the scheme://host[:port] of the absolute URL u, or "" when u
+// does not parse or names no scheme or host.
+func Origin(u string) string {
+	p, err := url.Parse(u)
+	if err != nil || p.Scheme == "" || p.Host == "" {
+		return ""
+	}
+	return p.Scheme + "://" + p.Host
 }
