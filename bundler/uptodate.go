@@ -210,8 +210,8 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 		if strings.HasPrefix(key, entryNamespace+":") || strings.HasPrefix(key, bridgeNamespace+":") {
 			continue
 		}
-		file, ok := recordableInput(b.root, key)
-		if !ok {
+		file, nested := moduleFile(b.root, key)
+		if nested {
 			return // read through a nested build: no record, no shortcut
 		}
 		if file == "" {
