@@ -124,6 +124,9 @@ type Builder struct {
 	widgetCache map[string]*assembledWidget
 	sums        map[string]string
 	inputSums   map[string]inputSum
+	// nestedReads are the files each worker and ?inline stylesheet's own
+	// build read (inputfiles.go).
+	nestedReads nestedReads
 }
 
 // settings are Options resolved against the project file and the defaults:

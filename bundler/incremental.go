@@ -119,13 +119,18 @@ func (b *Builder) rememberBundle(res *bundleResult, start time.Time, seen map[st
 		dirs := map[string]bool{}
 		for _, key := range res.widgetOutputs(name) {
 			for in := range res.meta.Outputs[key].Inputs {
-				if strings.HasPrefix(in, entryNamespace+":") || strings.HasPrefix(in, bridgeNamespace+":") {
-					continue
+				files, known := b.readFiles(in)
+				if !known {
+					// A nested build this Builder did not see: the
+					// widget is rebuilt every time until it is seen.
+					st.stamps[in] = unknownStamp
+					use(in, name)
 				}
-				file := filepath.Join(b.root, filepath.FromSlash(in))
-				stamp(file)
-				use(file, name)
-				dirs[filepath.Dir(file)] = true
+				for _, file := range files {
+					stamp(file)
+					use(file, name)
+					dirs[filepath.Dir(file)] = true
+				}
 			}
 		}
 		dirs[filepath.Dir(w.Entry)] = true

@@ -3,6 +3,7 @@ package bundler
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -200,4 +201,117 @@ func TestIncrementalSafetyGap(t *testing.T) {
 			t.Errorf("bundle %d after the edit: rebuilt %d widget(s) alone, want %d", i+1, got, want)
 		}
 	}
+}
+
+// TestIncrementalSeesNamespacedInputs edits, between two bundles of one
+// Builder, a file a widget reads through one of widgetd's own namespaces
+// (an import suffix, new URL(…, import.meta.url), a worker's sources, a
+// stylesheet bundled for ?inline) and checks that the widget reading it, and
+// only that one, is rebuilt with the new content, as a fresh build makes it.
+func TestIncrementalSeesNamespacedInputs(t *testing.T) {
+	const publicURL = "https://cdn.example.com/w"
+	cases := []struct {
+		name      string
+		publicURL string
+		files     map[string]string // under widgets/
+		edit      string            // the file edited, under widgets/
+		readers   int               // the widgets reading it, rebuilt alone
+		marker    string            // its new content holds this
+	}{
+		{"?raw", "", map[string]string{
+			"w2/index.ts": "import note from \"./note.txt?raw\";\ndocument.body.append(note);\n",
+			"w2/note.txt": "firstnote"}, "w2/note.txt", 1, "secondnote"},
+		{"?url inline", "", map[string]string{
+			"w2/index.ts": "import u from \"./note.txt?url\";\ndocument.body.append(u);\n",
+			"w2/note.txt": "firstnote"}, "w2/note.txt", 1, "secondnote"},
+		{"?url external", publicURL, map[string]string{
+			"w2/index.ts": "import u from \"./note.txt?url\";\ndocument.body.append(u);\n",
+			"w2/note.txt": "firstnote"}, "w2/note.txt", 1, "secondnote"},
+		{"?inline image", "", map[string]string{
+			"w2/index.ts": "import u from \"./dot.svg?inline\";\ndocument.body.append(u);\n",
+			"w2/dot.svg":  `<svg xmlns="http://www.w3.org/2000/svg"><title>firstdot</title></svg>`}, "w2/dot.svg", 1, "seconddot"},
+		{"?inline stylesheet's @import", "", map[string]string{
+			"w2/index.ts":  "import css from \"./sheet.css?inline\";\ndocument.body.append(css);\n",
+			"w2/sheet.css": "@import \"./part.css\";\n",
+			"w2/part.css":  ".firstpart { color: red }\n"}, "w2/part.css", 1, "secondpart"},
+		{"new URL(…, import.meta.url)", "", map[string]string{
+			"w2/index.ts": "document.body.append(new URL(\"./note.txt\", import.meta.url).href);\n",
+			"w2/note.txt": "firstnote"}, "w2/note.txt", 1, "secondnote"},
+		{"?worker source", publicURL, map[string]string{
+			"w2/index.ts": "import W from \"./work.ts?worker\";\nnew W();\n",
+			"w2/work.ts":  "import { word } from \"./words\";\npostMessage(word);\n",
+			"w2/words.ts": "export const word = \"firstword\";\n"}, "w2/words.ts", 1, "secondword"},
+		{"new Worker(new URL(…)) source", publicURL, map[string]string{
+			"w2/index.ts": "new Worker(new URL(\"./work.ts\", import.meta.url), { type: \"module\" });\n",
+			"w2/work.ts":  "import { word } from \"./words\";\npostMessage(word);\n",
+			"w2/words.ts": "export const word = \"firstword\";\n"}, "w2/words.ts", 1, "secondword"},
+		{"?raw read by a worker", publicURL, map[string]string{
+			"w2/index.ts": "import W from \"./work.ts?worker\";\nnew W();\n",
+			"w2/work.ts":  "import note from \"./note.txt?raw\";\npostMessage(note);\n",
+			"w2/note.txt": "firstnote"}, "w2/note.txt", 1, "secondnote"},
+		{"?raw read by two widgets", "", map[string]string{
+			"w2/index.ts":     "import note from \"../shared/note.txt?raw\";\ndocument.body.append(note);\n",
+			"w3/index.ts":     "import note from \"../shared/note.txt?raw\";\ndocument.body.append(note, \"w3\");\n",
+			"shared/note.txt": "firstnote"}, "shared/note.txt", 2, "secondnote"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := incrementalProject(t, 8)
+			files := map[string]string{}
+			for name, content := range tc.files {
+				files["widgets/"+name] = content
+			}
+			writeFiles(t, root, files)
+			opts := Options{Root: root, PublicURL: tc.publicURL, NoCache: true}
+			b, err := New(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			b.stampGap = 0 // the sources predate the build (see TestIncrementalMatchesFull)
+			ctx := context.Background()
+			for i := 0; i < 2; i++ { // the second bundle stamps the inputs
+				if _, err := b.Assemble(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			content := strings.ReplaceAll(tc.files[tc.edit], "first", "second")
+			if !strings.Contains(content, tc.marker) {
+				t.Fatalf("edit of %s does not hold %q", tc.edit, tc.marker)
+			}
+			writeFiles(t, root, map[string]string{"widgets/" + tc.edit: content})
+			before, bundles := b.rebuilds, b.bundles
+			got, err := b.Assemble(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := b.rebuilds - before; n != int64(tc.readers) || b.bundles != bundles {
+				t.Errorf("after editing widgets/%s: rebuilt %d widget(s) alone, %d full bundle(s); want %d alone (the widgets reading it), no full bundle", tc.edit, n, b.bundles-bundles, tc.readers)
+			}
+			if !outputHolds(got, tc.marker, content) {
+				t.Errorf("no output holds the edited widgets/%s (%q): stale bundle", tc.edit, tc.marker)
+			}
+			compareOutputs(t, "edit "+tc.edit, got, assembleFresh(t, opts))
+			// Nothing changed since: no widget is rebuilt.
+			before, bundles = b.rebuilds, b.bundles
+			if _, err := b.Assemble(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := b.rebuilds - before; n != 0 || b.bundles != bundles {
+				t.Errorf("with nothing changed: rebuilt %d widget(s) alone, %d full bundle(s); want none", n, b.bundles-bundles)
+			}
+		})
+	}
+}
+
+// outputHolds reports whether an output file holds marker, or content as a
+// base64 data URL.
+func outputHolds(out *Output, marker, content string) bool {
+	encoded := base64.StdEncoding.EncodeToString([]byte(content))
+	for _, data := range out.Files {
+		if bytes.Contains(data, []byte(marker)) || bytes.Contains(data, []byte(encoded)) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
@@ -207,11 +206,8 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 		dirs[filepath.Dir(w.Entry)] = true
 	}
 	for key := range meta.Inputs {
-		if strings.HasPrefix(key, entryNamespace+":") || strings.HasPrefix(key, bridgeNamespace+":") {
-			continue
-		}
-		file, ok := recordableInput(b.root, key)
-		if !ok {
+		file, nested := moduleFile(b.root, key)
+		if nested {
 			return // read through a nested build: no record, no shortcut
 		}
 		if file == "" {

@@ -1,12 +1,10 @@
 package bundler
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -128,7 +126,7 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: inlineNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		file := rootFile(b.root, a.Path)
 		if strings.EqualFold(filepath.Ext(file), ".css") {
-			css, files, err := b.bundleSeparately(file, false)
+			css, files, err := b.bundleSeparately(file, false, a.Namespace+":"+a.Path)
 			if err != nil {
 				return api.OnLoadResult{}, err
 			}
@@ -150,8 +148,11 @@ func loadFileAs(file string, loader api.Loader) (api.OnLoadResult, error) {
 }
 
 // bundleSeparately bundles one file (a stylesheet for ?inline, a worker
-// script) on its own, minified, and returns the output and the files it read.
-func (b *Builder) bundleSeparately(file string, script bool) (string, []string, error) {
+// script) on its own, minified, and returns the output and the files it read,
+// which it also records as the reads of the module named key in the
+// metafile (nestedReads), so that an edit to any of them rebuilds the
+// widgets holding it.
+func (b *Builder) bundleSeparately(file string, script bool, key string) (string, []string, error) {
 	loaders := map[string]api.Loader{}
 	for _, ext := range assetExts {
 		loaders[ext] = api.LoaderDataURL
@@ -177,48 +178,9 @@ func (b *Builder) bundleSeparately(file string, script bool) (string, []string, 
 			out = string(f.Contents)
 		}
 	}
-	var inputs []string
-	for _, in := range metafileInputNames(r.Metafile) {
-		inputs = append(inputs, filepath.Join(b.root, in))
+	inputs, known := b.metafileReads(r.Metafile)
+	if known {
+		b.nestedReads.record(key, inputs)
 	}
 	return strings.TrimSpace(out), inputs, nil
-}
-
-// metafileInputNames lists the file inputs of an esbuild metafile (paths
-// relative to the working directory; virtual modules left out).
-func metafileInputNames(meta string) []string {
-	var m metafile
-	if json.Unmarshal([]byte(meta), &m) != nil {
-		return nil
-	}
-	var out []string
-	for in := range m.Inputs {
-		if !strings.Contains(in, ":") {
-			out = append(out, in)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
-
-// recordableInput maps a metafile input key to the file the up-to-date check
-// must hash: a plain path, or the file behind a ?raw/?url/?inline/?worker
-// module. It returns "" for virtual modules (defines, inline scripts, whose
-// HTML the build key covers), and false for modules made by a nested build
-// (a worker, ?inline CSS), whose own inputs the record cannot list.
-func recordableInput(root, key string) (string, bool) {
-	ns, p, found := strings.Cut(key, ":")
-	switch {
-	case strings.HasPrefix(key, "<"):
-		return "", true
-	case !found || strings.ContainsAny(ns, `/\.`):
-		return filepath.Join(root, filepath.FromSlash(key)), true
-	case ns == rawNamespace || ns == urlNamespace || ns == workerNamespace:
-		return rootFile(root, p), true
-	case ns == inlineNamespace:
-		return rootFile(root, p), !strings.EqualFold(filepath.Ext(p), ".css")
-	case ns == workerFileNamespace:
-		return "", false
-	}
-	return "", true
 }

@@ -42,7 +42,7 @@ func (b *Builder) setupWorkers(pb api.PluginBuild) {
 		if b.publicURL == "" {
 			return api.OnLoadResult{}, fmt.Errorf("%s", workerInlineMessage(b.displayPath(file)))
 		}
-		js, inputs, err := b.bundleSeparately(file, true)
+		js, inputs, err := b.bundleSeparately(file, true, a.Namespace+":"+a.Path)
 		if err != nil {
 			return api.OnLoadResult{}, fmt.Errorf("worker %s: %w", b.displayPath(file), err)
 		}
