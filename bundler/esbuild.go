@@ -234,6 +234,15 @@ type metafile struct {
 // metaInput is one input of the metafile.
 type metaInput struct {
 	Bytes int `json:"bytes"`
+	// Imports are the modules this one imports, bundled or external.
+	Imports []metaImport `json:"imports"`
+}
+
+// metaImport is one import of a metafile input.
+type metaImport struct {
+	// Path is the imported module's input key (its URL when External).
+	Path     string `json:"path"`
+	External bool   `json:"external"`
 }
 
 // metaOutput is one output of the metafile.

@@ -117,20 +117,18 @@ func (b *Builder) rememberBundle(res *bundleResult, start time.Time, seen map[st
 	for _, w := range b.widgets {
 		name := w.Config.Name
 		dirs := map[string]bool{}
-		for _, key := range res.widgetOutputs(name) {
-			for in := range res.meta.Outputs[key].Inputs {
-				files, known := b.readFiles(in)
-				if !known {
-					// A nested build this Builder did not see: the
-					// widget is rebuilt every time until it is seen.
-					st.stamps[in] = unknownStamp
-					use(in, name)
-				}
-				for _, file := range files {
-					stamp(file)
-					use(file, name)
-					dirs[filepath.Dir(file)] = true
-				}
+		for _, in := range res.widgetInputs(name) {
+			files, known := b.readFiles(in)
+			if !known {
+				// A nested build this Builder did not see: the
+				// widget is rebuilt every time until it is seen.
+				st.stamps[in] = unknownStamp
+				use(in, name)
+			}
+			for _, file := range files {
+				stamp(file)
+				use(file, name)
+				dirs[filepath.Dir(file)] = true
 			}
 		}
 		dirs[filepath.Dir(w.Entry)] = true
@@ -333,6 +331,41 @@ func (r *bundleResult) widgetOutputs(name string) []string {
 	}
 	if p := r.css[name]; p != "" {
 		keys = append(keys, outBase+"/"+p)
+	}
+	return keys
+}
+
+// widgetInputs returns the metafile input keys a widget's output depends
+// on: the inputs its JS and CSS outputs list, and every module its entry
+// point reaches by import. An output lists only the modules that put bytes
+// in it, so an empty or wholly tree-shaken module is missing there, yet an
+// edit to it changes the output: an editor's save truncates, then writes,
+// and a rebuild between the two must not leave the widget stuck on the
+// empty file.
+func (r *bundleResult) widgetInputs(name string) []string {
+	seen := map[string]bool{}
+	var keys []string
+	add := func(key string) {
+		if !seen[key] {
+			seen[key] = true
+			keys = append(keys, key)
+		}
+	}
+	for _, out := range r.widgetOutputs(name) {
+		for in := range r.meta.Outputs[out].Inputs {
+			add(in)
+		}
+	}
+	entry := entryNamespace + ":" + name
+	if _, ok := r.meta.Inputs[entry]; ok {
+		add(entry)
+	}
+	for i := 0; i < len(keys); i++ {
+		for _, imp := range r.meta.Inputs[keys[i]].Imports {
+			if _, ok := r.meta.Inputs[imp.Path]; ok && !imp.External {
+				add(imp.Path)
+			}
+		}
 	}
 	return keys
 }

@@ -83,6 +83,15 @@ func TestIncrementalMatchesFull(t *testing.T) {
 			}{
 				{"edit one script", w("widgets/w3/index.ts", "import \"./style.css\";\ndocument.body.append(\"edited w3\");\n"), 1},
 				{"edit it again", w("widgets/w3/index.ts", "import \"./style.css\";\ndocument.body.append(\"edited w3 twice\");\n"), 1},
+				// An editor's save truncates, then writes: a build may see
+				// the script empty, and the next must see it back.
+				{"empty one script", w("widgets/w3/index.ts", ""), 1},
+				{"its content back", w("widgets/w3/index.ts", "import \"./style.css\";\ndocument.body.append(\"refilled w3\");\n"), 1},
+				{"import a module without side effects", func() {
+					w("widgets/w7/quiet.ts", "export const unused = 1;\n")()
+					w("widgets/w7/index.ts", "import \"./quiet\";\ndocument.body.append(\"w7\");\n")()
+				}, 1},
+				{"that module gains a side effect", w("widgets/w7/quiet.ts", "document.body.append(\"no longer quiet\");\n"), 1},
 				{"edit one stylesheet", w("widgets/w5/style.css", ".w5 { color: red; }\n"), 1},
 				{"edit one image", w("widgets/w6/icon.svg", `<svg xmlns="http://www.w3.org/2000/svg"><rect width="3" height="3"/></svg>`), 1},
 				{"atomic save (write and rename)", func() {

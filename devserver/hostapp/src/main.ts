@@ -699,11 +699,18 @@ function previewPage(name: string) {
     $("violations")!.append(li);
   }
 
+  // The hash of the last build a mount was queued for. dev.mountedHash
+  // changes only once that mount runs (after the old widget's teardown), so
+  // a second build with the same hash arriving meanwhile (an editor's save
+  // can be seen twice) must be compared with this one, or it queues a
+  // needless second reload.
+  let queuedHash = "";
   connectEvents((ev) => {
     if (!ev.ok || !ev.widgets) return;
     const w = ev.widgets.find((x) => x.name === name) || null;
     if (!w) {
       widget = null;
+      queuedHash = "";
       unmount();
       setStatus(`widget "${name}" is not in the current build`, true);
       return;
@@ -711,12 +718,13 @@ function previewPage(name: string) {
     const first = widget === null;
     widget = w;
     seed(listFixtures(w));
-    if (first || w.hash !== dev.mountedHash) {
+    if (first || w.hash !== queuedHash) {
       if (!first) {
         dev.violations.length = 0;
         $("violations")!.textContent = "";
         logEntry("host", "reload", { hash: w.hash, build: ev.seq });
       }
+      queuedHash = w.hash;
       mount();
     }
   });
