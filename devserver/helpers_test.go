@@ -1,7 +1,6 @@
 package devserver
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -9,42 +8,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/chromedp/chromedp"
 
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // exampleWidgets is the repository's example widgets folder.
 const exampleWidgets = "../widgets"
-
-// lockedBuffer is the dev server's terminal in tests.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-// Cap is the buffer's capacity: the memory it holds.
-func (l *lockedBuffer) Cap() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Cap()
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // samples are the preview.json files written into the test copies, so the
 // widgets render known tool output.
@@ -107,7 +81,7 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 type devServer struct {
 	*Server
 	root, widgets string
-	log           *lockedBuffer
+	log           *syncbuf.Buffer
 	events        <-chan *BuildEvent
 }
 
@@ -116,7 +90,7 @@ type devServer struct {
 func startDev(t testing.TB, mutate func(o *Options)) *devServer {
 	t.Helper()
 	root, widgets := copyWidgets(t)
-	log := &lockedBuffer{}
+	log := &syncbuf.Buffer{}
 	opts := Options{Root: root, WidgetsDir: widgets, Addr: "127.0.0.1:0", Log: log, PollInterval: 20 * time.Millisecond}
 	if mutate != nil {
 		mutate(&opts)

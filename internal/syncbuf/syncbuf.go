@@ -28,3 +28,11 @@ func (b *Buffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// Cap is the capacity of the underlying buffer: the memory it holds, for
+// tests that check a server does not print without bound.
+func (b *Buffer) Cap() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Cap()
+}
