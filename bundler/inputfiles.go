@@ -33,12 +33,14 @@ func moduleFile(root, key string) (file string, nested bool) {
 		return "", false
 	case !found || strings.ContainsAny(ns, `/\.`):
 		return filepath.Join(root, filepath.FromSlash(key)), false
-	case ns == rawNamespace || ns == urlNamespace || ns == workerNamespace || ns == compiledStyleNamespace:
-		return rootFile(root, p), false
-	case ns == inlineNamespace:
-		return rootFile(root, p), strings.EqualFold(filepath.Ext(p), ".css")
 	case ns == workerFileNamespace:
 		return "", true // p names the worker's output; its source is among the nested reads
+	case ns == inlineNamespace:
+		return rootFile(root, p), strings.EqualFold(filepath.Ext(p), ".css")
+	case slices.Contains(rootRelNamespaces, ns):
+		// One list (nspath.go) names the root-relative namespaces, for
+		// messages and for this mapping alike.
+		return rootFile(root, p), false
 	}
 	return "", false
 }
