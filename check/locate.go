@@ -92,7 +92,9 @@ func (c *widgetCheck) newSourceLocator() *sourceLocator {
 	if c.in.Metafile != "" && c.in.Root != "" {
 		inputs, _ := metafileInputs(c.in.Metafile, c.w.Name)
 		for _, in := range inputs {
-			addFile(filepath.Join(c.in.Root, filepath.FromSlash(in)))
+			if filepath.IsLocal(filepath.FromSlash(in)) {
+				addFile(filepath.Join(c.in.Root, filepath.FromSlash(in)))
+			}
 		}
 	}
 	if dir != "" {
