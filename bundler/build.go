@@ -287,6 +287,9 @@ type Result struct {
 	UpToDate bool `json:"upToDate,omitempty"`
 	// Timings splits Duration by stage.
 	Timings Timings `json:"timings"`
+	// Metafile is esbuild's metafile JSON of the build, for audits that
+	// point at sources (widgetd check); empty when UpToDate.
+	Metafile string `json:"-"`
 }
 
 // WidgetSummary lists one widget's URI and the files it loads.
@@ -416,6 +419,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	b.saveRecord(a.metafile, &size, a.warnings)
 	watch.add(&t.Record)
 	res.Timings = *t
+	res.Metafile = a.metafile
 	res.Duration = time.Since(start)
 	return res, nil
 }

@@ -29,13 +29,7 @@ type Diagnostic struct {
 // source line and a caret when the source is known.
 func (d Diagnostic) String() string {
 	var b strings.Builder
-	b.WriteString(d.File)
-	if d.Line > 0 {
-		fmt.Fprintf(&b, ":%d", d.Line)
-		if d.Column > 0 {
-			fmt.Fprintf(&b, ":%d", d.Column)
-		}
-	}
+	b.WriteString(d.Location())
 	if d.Warning {
 		b.WriteString(": warning: ")
 	} else {
@@ -50,6 +44,28 @@ func (d Diagnostic) String() string {
 		}
 	}
 	return b.String()
+}
+
+// Location is "file:line:col", with the line and column only when known:
+// where String starts.
+func (d Diagnostic) Location() string {
+	s := d.File
+	if d.Line > 0 {
+		s += fmt.Sprintf(":%d", d.Line)
+		if d.Column > 0 {
+			s += fmt.Sprintf(":%d", d.Column)
+		}
+	}
+	return s
+}
+
+// DiagnosticAt returns a diagnostic located at byte offset off of src, the
+// file named file: its line, column and source line, the way the build
+// locates its own diagnostics. Tools that find problems in sources (widgetd
+// check) use it so their positions agree with the build's.
+func DiagnosticAt(file string, src []byte, off int) Diagnostic {
+	line, col, text := lineCol(src, off)
+	return Diagnostic{File: file, Line: line, Column: col, Source: text}
 }
 
 // Error reports one or more diagnostics that failed a build. Its message lists

@@ -13,6 +13,8 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/audit"
@@ -49,8 +51,13 @@ type Input struct {
 	// ConfigDir, when known, maps a widget name to the folder of its
 	// widget.json, for fix messages.
 	ConfigDir map[string]string
+	// SourceDirs, when known, maps a widget name to the folder of its
+	// sources; with Metafile it lets URL findings name the source
+	// file:line:col where the URL was written.
+	SourceDirs map[string]string
 	// Metafile is esbuild's metafile JSON for the build, when known; it
-	// lets js-eval name the module that brought eval in.
+	// lets js-eval name the module that brought eval in, and URL findings
+	// the source file that wrote the URL.
 	Metafile string
 	// Root is the folder the metafile's input paths are relative to.
 	Root string
@@ -117,7 +124,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Report, error) {
 			return a.Subject < b.Subject
 		}
 		if a.File != b.File {
-			return a.File < b.File
+			return locationLess(a.File, b.File)
 		}
 		if a.Offset != b.Offset {
 			return a.Offset < b.Offset
@@ -125,4 +132,42 @@ func Run(ctx context.Context, in *Input, opts Options) (*Report, error) {
 		return a.Rule < b.Rule
 	})
 	return rep, nil
+}
+
+// locationLess orders finding files, which may end in ":line:col" (a
+// source position), by path and then numerically by line and column.
+func locationLess(a, b string) bool {
+	ap, al, ac := splitLocation(a)
+	bp, bl, bc := splitLocation(b)
+	if ap != bp {
+		return ap < bp
+	}
+	if al != bl {
+		return al < bl
+	}
+	return ac < bc
+}
+
+// splitLocation splits "path:line:col" into its parts; a file without a
+// numeric line and column is all path.
+func splitLocation(s string) (path string, line, col int) {
+	rest, colText, ok := cutLast(s)
+	if !ok {
+		return s, 0, 0
+	}
+	p, lineText, ok := cutLast(rest)
+	l, err1 := strconv.Atoi(lineText)
+	c, err2 := strconv.Atoi(colText)
+	if !ok || err1 != nil || err2 != nil {
+		return s, 0, 0
+	}
+	return p, l, c
+}
+
+func cutLast(s string) (before, after string, ok bool) {
+	i := strings.LastIndexByte(s, ':')
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+1:], true
 }

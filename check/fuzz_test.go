@@ -15,6 +15,8 @@ var fuzzSeeds = []string{
 	`<div style="background:url('https://a.example/a.png')"><svg><image href="x"/></svg><iframe src=//e.example/v>`,
 	`@import "https://s.example/a.css";@font-face{src:url( https://f.example/f.woff2 )}a{b:url(`,
 	"<script><!--<script></script>-->",
+	`let e=new Image;e.src="https://i.example/a.png";(new Image).src="https://p.example/p.gif";x.srcset="https://a.example/1.png 1x,https://b.example/2.png 2x"`,
+	`const i=document.createElement("img");i.src=` + "`https://i.example/${n}`" + `;h("img",{src:"https://j.example/j.png",srcSet:"https://k.example/k.png 2x",style:{src:1}})`,
 }
 
 // checkRefs asserts the scanner's invariants on any input.

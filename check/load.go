@@ -66,14 +66,22 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	}
 	// esbuild's metafile names inputs relative to the project root, its
 	// working directory.
-	in := &Input{Manifest: out.Manifest, Files: out.Files, ConfigDir: map[string]string{}, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings}
+	in := &Input{Manifest: out.Manifest, Files: out.Files, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings}
+	in.setSourceDirs(b.WidgetsDir(), out.ConfigFiles)
+	return in, nil
+}
+
+// setSourceDirs records each widget's source folder (its widget.json's, or
+// widgetsDir/<name>) in SourceDirs, and as shown in messages in ConfigDir.
+func (in *Input) setSourceDirs(widgetsDir string, configFiles map[string]string) {
+	in.ConfigDir, in.SourceDirs = map[string]string{}, map[string]string{}
 	display := displaypath.WorkingDir()
-	for _, w := range out.Manifest.Widgets {
-		dir := filepath.Join(b.WidgetsDir(), w.Name)
-		if cf, ok := out.ConfigFiles[w.Name]; ok && cf != "" {
+	for _, w := range in.Manifest.Widgets {
+		dir := filepath.Join(widgetsDir, w.Name)
+		if cf, ok := configFiles[w.Name]; ok && cf != "" {
 			dir = filepath.Dir(cf)
 		}
+		in.SourceDirs[w.Name] = dir
 		in.ConfigDir[w.Name] = path.Clean(filepath.ToSlash(display.Show(dir)))
 	}
-	return in, nil
 }

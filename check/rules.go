@@ -41,6 +41,13 @@ type widgetCheck struct {
 	w     *assets.Widget
 	files map[string]assets.File
 	out   []audit.Finding
+	// loc finds URLs in the widget's sources (nil for a dist/); made on
+	// first use.
+	loc     *sourceLocator
+	locMade bool
+	// srcPos holds the source position of the finding at an index of out,
+	// when it was located in the sources.
+	srcPos map[int]sourcePos
 }
 
 func (c *widgetCheck) add(rule string, sev audit.Severity, file string, off int, fix, format string, args ...any) {
@@ -69,12 +76,28 @@ type scanned struct {
 
 func (c *widgetCheck) run() {
 	pol := c.metaRules()
+	files, ok := c.scanFiles()
+	if !ok {
+		return
+	}
+	c.htmlRules(files[0])
+	if pol != nil {
+		c.urlRules(pol, files)
+		c.unusedRules(pol, files)
+	}
+	c.evalRules(files)
+	c.mountRules(files)
+	c.workerRules(files)
+	c.sizeRules(files)
+}
 
-	var files []scanned
+// scanFiles scans the widget's HTML document (first) and the files it
+// loads. ok is false when the document is missing (reported).
+func (c *widgetCheck) scanFiles() (files []scanned, ok bool) {
 	doc, ok := c.in.Files[c.w.HTML]
 	if !ok {
 		c.add(RuleFileMissing, audit.Error, c.w.HTML, -1, "rebuild with widgetd build; dist/ must hold every file the manifest names", "the widget's HTML document is missing from the build")
-		return
+		return nil, false
 	}
 	res, hd := scanHTML(doc)
 	files = append(files, scanned{path: c.w.HTML, data: doc, res: res, doc: hd})
@@ -93,14 +116,13 @@ func (c *widgetCheck) run() {
 			files = append(files, scanned{path: p, data: data})
 		}
 	}
+	return files, true
+}
 
-	c.htmlRules(files[0])
-	if pol != nil {
-		c.urlRules(pol, files)
-		c.unusedRules(pol, files)
+// locate returns where in the widget's sources r was written, or false.
+func (c *widgetCheck) locate(r Ref) (sourcePos, bool) {
+	if !c.locMade {
+		c.loc, c.locMade = c.newSourceLocator(), true
 	}
-	c.evalRules(files)
-	c.mountRules(files)
-	c.workerRules(files)
-	c.sizeRules(files)
+	return c.loc.find(r)
 }

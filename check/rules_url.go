@@ -62,7 +62,8 @@ func (c *widgetCheck) urlRules(pol *cspgen.Policy, files []scanned) {
 				}
 				first[k] = len(c.out)
 				order = append(order, k)
-				c.add(RuleCSPBlockedDataURL, audit.Error, f.path, r.Offset,
+				file, off := c.sourceOf(f.path, r)
+				c.add(RuleCSPBlockedDataURL, audit.Error, file, off,
 					"serve the file from your public URL (widgetd build --public-url) instead of inlining it as a data: URL",
 					"%s loads a data: URL through %s, which the spec CSP does not allow data: in; the host blocks it", r.Via, r.Directive)
 				continue
@@ -83,7 +84,8 @@ func (c *widgetCheck) urlRules(pol *cspgen.Policy, files []scanned) {
 			first[k] = len(c.out)
 			order = append(order, k)
 			list := r.Directive.List()
-			c.add(rule, audit.Error, f.path, r.Offset, fmt.Sprintf("add %q to csp.%s in %s", origin, list, cfg),
+			file, off := c.sourceOf(f.path, r)
+			c.add(rule, audit.Error, file, off, fmt.Sprintf("add %q to csp.%s in %s", origin, list, cfg),
 				"%s %s reaches %s, which %s does not declare; the host's %s blocks it", r.Via, shown, origin, list, r.Directive)
 		}
 	}
@@ -93,6 +95,22 @@ func (c *widgetCheck) urlRules(pol *cspgen.Policy, files []scanned) {
 			c.out[i].Message += fmt.Sprintf(" (and %d more in this file)", n)
 		}
 	}
+}
+
+// sourceOf is where a finding about r, found in the built file path, is
+// reported: "file:line:col" in the sources when they are known and hold it
+// (the position is kept for build warnings), else the built file and r's
+// byte offset in it.
+func (c *widgetCheck) sourceOf(path string, r Ref) (string, int) {
+	pos, ok := c.locate(r)
+	if !ok {
+		return path, r.Offset
+	}
+	if c.srcPos == nil {
+		c.srcPos = map[int]sourcePos{}
+	}
+	c.srcPos[len(c.out)] = pos
+	return pos.String(), -1
 }
 
 // unusedRules warns about declared origins no file of the widget mentions.

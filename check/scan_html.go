@@ -214,16 +214,10 @@ func elementRefs(res *ScanResult, tag string, attrs []attr) {
 		if !ok {
 			return
 		}
-		pos := 0
-		for _, cand := range strings.Split(a.val, ",") {
-			f := strings.Fields(cand)
-			if len(f) > 0 {
-				at := a.off + pos + strings.Index(cand, f[0])
-				if r, ok := makeRef(f[0], false, dir, at, "<"+tag+" srcset>"); ok {
-					res.Refs = append(res.Refs, r)
-				}
+		for _, c := range srcsetCandidates(a.val) {
+			if r, ok := makeRef(c.url, false, dir, a.off+c.at, "<"+tag+" srcset>"); ok {
+				res.Refs = append(res.Refs, r)
 			}
-			pos += len(cand) + 1
 		}
 	}
 	switch tag {

@@ -349,6 +349,10 @@ func (s *jsScanner) scan() {
 			}
 			continue
 		}
+		if refs, lit := s.imageRefsAt(i); len(refs) > 0 || lit >= 0 {
+			s.res.Refs = append(s.res.Refs, refs...)
+			consumed[lit] = true
+		}
 		if tok.tt == js.StringToken || tok.tt == js.TemplateToken || tok.tt == js.TemplateStartToken {
 			if consumed[i] {
 				continue

@@ -59,6 +59,29 @@ func TestScanJS(t *testing.T) {
 		{"escaped", `fetch("https:\/\/esc.example\u002Fa")`, "connect-src https://esc.example/a @fetch( fetch()"},
 		{"protocol relative", `fetch("//cdn.example.com/x")`, "connect-src https://cdn.example.com/x @fetch( fetch()"},
 		{"data url", `fetch("data:text/plain,hi")`, "connect-src data:text/plain,hi @fetch( fetch()"},
+		// Images loaded by assignment.
+		{"img src new Image", `const img = new Image(); img.src = "https://img.example.com/a.png";`, "img-src https://img.example.com/a.png @img.sr image .src ="},
+		{"img src minified", `let e=new Image;e.crossOrigin="anonymous",e.src="https://img.example.com/a.png"`, "img-src https://img.example.com/a.png @e.src= image .src ="},
+		{"img src createElement", `const i = document.createElement("img");
+i.alt = "";
+i.src = "https://img.example.com/b.png";`, "img-src https://img.example.com/b.png @i.src  image .src ="},
+		{"new Image().src", `new Image().src = "https://px.example.com/p.gif";`, "img-src https://px.example.com/p.gif @new Im image .src ="},
+		{"(new Image).src", `(new Image).src="https://px.example.com/p.gif"`, "img-src https://px.example.com/p.gif @(new I image .src ="},
+		{"img src template no interpolation", "const img = new Image(); img.src = `https://img.example.com/t.png`;", "img-src https://img.example.com/t.png @img.sr image .src ="},
+		{"img src concat prefix", `const img = new Image(); img.src = "https://img.example.com/" + name;`, "img-src https://img.example.com/… @img.sr image .src ="},
+		{"img src dynamic", `const img = new Image(); img.src = base + "/a.png";`, ""},
+		{"img src relative", `const img = new Image(); img.src = "./a.png";`, ""},
+		{"img src data", `const img = new Image(); img.src = "data:image/png;base64,AAAA";`, "img-src data:image/png;base64,AAAA @img.sr image .src ="},
+		{"img srcset", `el.srcset = "https://img.example.com/a.png 1x, https://img2.example.com/a@2x.png 2x";`, "img-src https://img.example.com/a.png @el.src image .srcset =\nimg-src https://img2.example.com/a@2x.png @el.src image .srcset ="},
+		{"src of unknown object", `frame.src = "https://embed.example.com/";`, ""},
+		{"src of iframe element", `const f = document.createElement("iframe"); f.src = "https://embed.example.com/";`, ""},
+		{"src of a rebound name", `let e=new Image;e=document.createElement("iframe");e.src="https://embed.example.com/"`, ""},
+		{"src read, not set", `const img = new Image(); if (img.src == "https://img.example.com/a.png") x();`, ""},
+		{"jsx img", `(0,r.jsx)("img",{className:"logo",src:"https://img.example.com/l.svg",alt:""})`, "img-src https://img.example.com/l.svg @src:\"h <img src> (JSX)"},
+		{"jsx img srcSet", `h("img",{srcSet:"https://img.example.com/a.png 2x"})`, "img-src https://img.example.com/a.png @srcSet <img srcset> (JSX)"},
+		{"jsx source srcset", `h("source",{"srcset":"https://img.example.com/a.webp"})`, "img-src https://img.example.com/a.webp @\"srcse <source srcset> (JSX)"},
+		{"jsx img nested src ignored", `h("img",{style:{src:"https://x.example.com/a"},src:p})`, ""},
+		{"jsx iframe src ignored", `h("iframe",{src:"https://embed.example.com/"})`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

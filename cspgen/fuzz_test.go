@@ -40,6 +40,11 @@ var nastySeeds = []string{
 	"https://*.s3.amazonaws.com",
 	"https://*.user.github.io",
 	"https://*.example.co.uk",
+	"https://*.compute-1.amazonaws.com",
+	"https://*.sch.uk",
+	"https://*.nagoya.jp",
+	"https://*.kawasaki.jp",
+	"https://*.city.kawasaki.jp",
 	"data:",
 	"blob:",
 	"javascript:alert(1)",
@@ -121,6 +126,9 @@ func checkPolicy(t *testing.T, d Domains, p *Policy) {
 				}
 				if suffix, _ := publicsuffix.PublicSuffix(host); suffix == host {
 					t.Fatalf("%s wildcard %q covers the public suffix %s", f, n, host)
+				}
+				if suffix, _ := publicsuffix.PublicSuffix("fuzz-child." + host); suffix == "fuzz-child."+host {
+					t.Fatalf("%s wildcard %q covers the public suffixes directly under %s", f, n, host)
 				}
 			}
 			if strings.HasPrefix(n, "ws") && f != FieldConnect {

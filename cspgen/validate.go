@@ -406,15 +406,40 @@ func normaliseHost(host string) (string, string) {
 	if wild && len(labels) < 2 {
 		return "", fmt.Sprintf("wildcard %q must have at least two labels after '*.' (such as *.example.com); %s would cover a whole top-level domain", host, host)
 	}
-	if wild && isPublicSuffix(name) {
-		return "", fmt.Sprintf("wildcard %q covers a public suffix: anyone can register a site under %s, so it would allow origins you do not control; list your own origins, or a wildcard under a domain you own (such as https://*.yours.%s)", host, name, name)
+	if wild {
+		return host, wildcardSuffixReason(host, name)
 	}
 	return host, ""
 }
 
+// wildcardSuffixReason explains why the wildcard host "*.name" would allow
+// sites its author does not control, or returns "". A CSP wildcard matches
+// every name below name, so it is refused when name is itself a public
+// suffix, and when the Public Suffix List has a wildcard rule "*.name" that
+// makes the names directly under name public suffixes (*.sch.uk,
+// *.compute-1.amazonaws.com). An exception rule ("!city.kawasaki.jp") makes
+// its one name registrable again, so *.city.kawasaki.jp is fine while
+// *.kawasaki.jp is not. The ICANN and private sections count alike.
+func wildcardSuffixReason(host, name string) string {
+	if isPublicSuffix(name) {
+		return fmt.Sprintf("wildcard %q covers a public suffix: anyone can register a site under %s, so it would allow origins you do not control; list your own origins, or a wildcard under a domain you own (such as https://*.yours.%s)", host, name, name)
+	}
+	if isPublicSuffix(suffixProbeLabel + "." + name) {
+		return fmt.Sprintf("wildcard %q covers public suffixes: the names directly under %s are themselves public suffixes (Public Suffix List rule *.%s), so anyone can register sites below them and this wildcard would allow origins you do not control; list the exact host you use, such as https://yours.%s", host, name, name, name)
+	}
+	return ""
+}
+
+// suffixProbeLabel stands for "any name" directly under a wildcard's base
+// when asking the Public Suffix List whether its wildcard rule applies. It
+// is a valid label that no rule of the List names, so only a wildcard rule
+// can match it and no exception rule can.
+const suffixProbeLabel = "widgetd-psl-probe"
+
 // isPublicSuffix reports whether name is itself a public suffix (a name
-// under which anyone can register: com, co.uk, github.io, …) by the Public
-// Suffix List, ICANN and private sections both.
+// under which anyone can register: com, co.uk, github.io, a.sch.uk, …) by
+// the Public Suffix List, ICANN and private sections both, wildcard and
+// exception rules applied.
 func isPublicSuffix(name string) bool {
 	suffix, _ := publicsuffix.PublicSuffix(name)
 	return suffix == name

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/check"
 	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
@@ -46,7 +47,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "widgetd: dist/ was not changed")
 		return exitError
 	}
-	res, err := bundler.Build(ctx, opts)
+	res, err := buildAndAudit(ctx, opts)
 	if err != nil {
 		if asJSON {
 			writeJSON(stdout, map[string]any{"ok": false, "error": err.Error(), "diagnostics": bundler.AsDiagnostics(err)})
@@ -63,6 +64,33 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	printSummary(stdout, res)
 	return exitOK
+}
+
+// buildAndAudit builds the project, then adds to the build's warnings each
+// load from an origin a widget's csp does not declare (check's
+// csp-undeclared-* rules), at the source line:col: the build succeeds, but
+// the author hears at once what the host will block.
+func buildAndAudit(ctx context.Context, opts bundler.Options) (*bundler.Result, error) {
+	b, err := bundler.New(opts)
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	res, err := b.Build(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// dist/ is written: what follows only adds warnings, never fails it.
+	in, err := check.ForBuild(b, res)
+	if err != nil {
+		res.Warnings = append(res.Warnings, bundler.Diagnostic{File: displaypath.Show(res.OutDir), Warning: true,
+			Message: fmt.Sprintf("could not read the build back to check its URLs against the CSP (%v); run widgetd check", err)})
+		return res, nil
+	}
+	if warnings, err := check.UndeclaredLoads(ctx, in); err == nil {
+		res.Warnings = append(res.Warnings, warnings...)
+	}
+	return res, nil
 }
 
 func printError(w io.Writer, err error) {
