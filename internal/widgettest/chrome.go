@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/chromium"
+	"github.com/widgetd/widgetd/internal/fontpin"
 )
 
 // ErrNoChrome means no Chromium or Chrome binary was found; the CLI turns it
@@ -47,11 +50,18 @@ type browser struct {
 	chrome *chromium.Browser
 }
 
-// launch starts headless Chromium with the flags that make screenshots
-// repeatable on one machine: no GPU, no LCD text or font hinting, sRGB,
-// hidden scrollbars, no background throttling.
+// launch starts headless Chromium with what makes screenshots repeatable on
+// any machine: the embedded fonts only (fontpin; FONTCONFIG_FILE points at
+// their private fonts.conf, so installed fonts take no part), no GPU, no LCD
+// text or font hinting, sRGB, device scale factor 1, hidden scrollbars, no
+// background throttling.
 func launch(ctx context.Context, path string) (*browser, error) {
+	fontsConf, err := fontpin.Install(fontCacheRoot())
+	if err != nil {
+		return nil, err
+	}
 	chrome, err := chromium.Start(ctx, path, "widgetd-test-chromium-",
+		chromedp.Env("FONTCONFIG_FILE="+fontsConf),
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.Flag("font-render-hinting", "none"),
@@ -66,3 +76,12 @@ func launch(ctx context.Context, path string) (*browser, error) {
 }
 
 func (b *browser) close() { b.chrome.Close() }
+
+// fontCacheRoot is where the pinned fonts are written: widgetd's cache
+// folder, else the temporary folder.
+func fontCacheRoot() string {
+	if d := cachedir.Default(); d != "" {
+		return d
+	}
+	return filepath.Join(os.TempDir(), "widgetd")
+}
