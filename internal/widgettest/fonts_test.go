@@ -162,3 +162,39 @@ func describeFonts(fonts []*css.PlatformFontUsage) string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// TestWidgetWebFont: a widget's own web font, declared with @font-face in
+// its CSS from an origin its csp declares (as hosts allow; a font file of
+// the widget itself is inlined as a data: URL, which the spec CSP blocks and
+// the build warns about), still loads under widgetd test's pinned fonts.
+func TestWidgetWebFont(t *testing.T) {
+	face, err := os.ReadFile("../fontpin/fonts/DejaVuSerif-Bold.ttf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fontHost := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "font/ttf")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		_, _ = w.Write(face)
+	}))
+	defer fontHost.Close()
+	root, widgets := project(t, map[string]string{
+		"remote/widget.json": `{"csp": {"resourceDomains": ["` + fontHost.URL + `"]}}`,
+		"remote/index.ts": `import { widget } from "widgetd";
+import "./style.css";
+widget.onToolResult(() => {});
+document.body.innerHTML = '<p id="t" style="font: 20px \'Widget Face\', monospace">Widget Face 12:34</p>';
+document.fonts.load("20px 'Widget Face'").then((faces) => {
+  document.getElementById("t")!.dataset.font = faces.length > 0 && faces.every((f) => f.status === "loaded") ? "loaded" : "missing";
+});`,
+		"remote/style.css":             `@font-face { font-family: "Widget Face"; src: url("` + fontHost.URL + `/face.ttf") format("truetype"); }`,
+		"remote/fixtures/default.json": `{"expect":{"elements":["p[data-font=loaded]"]}}`,
+	})
+	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := caseByName(t, rep, "remote/default@mcp"); !c.Passed {
+		t.Errorf("%s: %v", c.Name(), c.Failures)
+	}
+}
