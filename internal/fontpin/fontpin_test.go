@@ -170,3 +170,15 @@ func TestConfUsesOnlyEmbeddedFonts(t *testing.T) {
 		t.Errorf("fc-match monospace:bold = %s", bold)
 	}
 }
+
+// TestSummaryDocumented: docs/testing.md quotes the line widgetd test
+// prints, so the documentation says what is really pinned.
+func TestSummaryDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "\n"+Summary+"\n") {
+		t.Errorf("docs/testing.md does not quote fontpin.Summary:\n%s", Summary)
+	}
+}
