@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -197,4 +198,38 @@ document.fonts.load("20px 'Widget Face'").then((faces) => {
 	if c := caseByName(t, rep, "remote/default@mcp"); !c.Passed {
 		t.Errorf("%s: %v", c.Name(), c.Failures)
 	}
+}
+
+// TestPinFontsCacheFolder: the pinned fonts go to widgetd's cache folder,
+// and to the temporary folder when the cache folder cannot be written (a
+// read-only home), instead of failing the run.
+func TestPinFontsCacheFolder(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	if got := fontsConfOf(t); !strings.HasPrefix(got, filepath.Join(cache, "widgetd", "fonts-")) {
+		t.Errorf("FONTCONFIG_FILE=%s, want it under %s", got, cache)
+	}
+	blocked := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(blocked, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("XDG_CACHE_HOME", blocked)
+	if got := fontsConfOf(t); !strings.HasPrefix(got, filepath.Join(tmp, "widgetd", "fonts-")) {
+		t.Errorf("with an unwritable cache folder FONTCONFIG_FILE=%s, want it under %s", got, tmp)
+	}
+}
+
+// fontsConfOf runs pinFonts and returns the fonts.conf it wrote.
+func fontsConfOf(t *testing.T) string {
+	t.Helper()
+	conf, err := pinFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(conf); err != nil {
+		t.Fatal(err)
+	}
+	return conf
 }

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/devserver"
-	"github.com/widgetd/widgetd/internal/fontpin"
 )
 
 // Hosts are the preview hosts a case runs under.
@@ -145,9 +144,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer b.close()
-	fmt.Fprintln(opts.Log, fontpin.Summary)
+	fmt.Fprintln(opts.Log, pinnedSummary())
 
-	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: fontpin.Summary}
+	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
 	sem := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
 	var logMu sync.Mutex
