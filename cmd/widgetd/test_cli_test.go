@@ -23,9 +23,13 @@ func TestTestCLI(t *testing.T) {
 			Baseline              string
 		}
 		Passed, Failed int
+		Pinned         string
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if !strings.Contains(rep.Pinned, "DejaVu Sans Mono") || !strings.Contains(rep.Pinned, "device scale factor 1") {
+		t.Errorf("report does not say what is pinned: %q", rep.Pinned)
 	}
 	if rep.Passed != 2 || rep.Failed != 0 || rep.Cases[0].Host != "mcp" || rep.Cases[0].Widget != "hello" ||
 		!strings.HasSuffix(rep.Cases[0].Baseline, filepath.Join("hello", "fixtures", "screenshots", rep.Cases[0].Fixture+".mcp.png")) {

@@ -9,7 +9,8 @@ import (
 
 // Default is widgetd's cache folder when none is given: widgetd in the user
 // cache folder (compressed files by content hash under compress-2/, records
-// of finished builds under builds/); "" when the system has none.
+// of finished builds under builds/, the fonts `widgetd test` pins under
+// fonts-<hash>/); "" when the system has none.
 func Default() string {
 	d, err := os.UserCacheDir()
 	if err != nil {

@@ -6,10 +6,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"runtime"
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/chromium"
+	"github.com/widgetd/widgetd/internal/fontpin"
 )
 
 // ErrNoChrome means no Chromium or Chrome binary was found; the CLI turns it
@@ -47,11 +51,21 @@ type browser struct {
 	chrome *chromium.Browser
 }
 
-// launch starts headless Chromium with the flags that make screenshots
-// repeatable on one machine: no GPU, no LCD text or font hinting, sRGB,
-// hidden scrollbars, no background throttling.
+// launch starts headless Chromium with what makes screenshots repeatable on
+// any machine: the embedded fonts only (fontpin; FONTCONFIG_FILE points at
+// their private fonts.conf, so installed fonts take no part), no GPU, no LCD
+// text or font hinting, sRGB, device scale factor 1, hidden scrollbars, no
+// background throttling.
 func launch(ctx context.Context, path string) (*browser, error) {
-	chrome, err := chromium.Start(ctx, path, "widgetd-test-chromium-",
+	conf, err := pinFonts()
+	if err != nil {
+		return nil, err
+	}
+	fonts := chromedp.Env()
+	if conf != "" {
+		fonts = chromedp.Env("FONTCONFIG_FILE=" + conf)
+	}
+	chrome, err := chromium.Start(ctx, path, "widgetd-test-chromium-", fonts,
 		chromedp.Flag("hide-scrollbars", true),
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.Flag("font-render-hinting", "none"),
@@ -66,3 +80,38 @@ func launch(ctx context.Context, path string) (*browser, error) {
 }
 
 func (b *browser) close() { b.chrome.Close() }
+
+// pinFonts writes the embedded fonts and their fonts.conf (fontpin) to
+// widgetd's cache folder, else to the temporary folder (a read-only home),
+// and returns the path of that fonts.conf: Chromium's FONTCONFIG_FILE.
+// Elsewhere than on Linux Chromium does not read fontconfig: nothing is
+// written, and the path is "".
+func pinFonts() (string, error) {
+	if !fontsPinned() {
+		return "", nil
+	}
+	var errs []error
+	for _, root := range []string{cachedir.Default(), filepath.Join(os.TempDir(), "widgetd")} {
+		if root == "" {
+			continue
+		}
+		conf, err := fontpin.Install(root)
+		if err == nil {
+			return conf, nil
+		}
+		errs = append(errs, err)
+	}
+	return "", errors.Join(errs...)
+}
+
+// fontsPinned reports whether widgetd test pins fonts on this system.
+func fontsPinned() bool { return runtime.GOOS == "linux" }
+
+// pinnedSummary says in one line what widgetd test fixes for its
+// screenshots on this system.
+func pinnedSummary() string {
+	if fontsPinned() {
+		return fontpin.Summary
+	}
+	return "fonts not pinned on " + runtime.GOOS + " (Chromium reads fontconfig on Linux only): take baselines on the system CI runs; device scale factor 1"
+}

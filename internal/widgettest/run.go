@@ -96,6 +96,9 @@ type Report struct {
 	Failed     int     `json:"failed"`
 	DurationMs float64 `json:"durationMs"`
 	Chrome     string  `json:"chrome"`
+	// Pinned says what the run fixed so that screenshots repeat on any
+	// machine: the embedded fonts, anti-aliasing, hinting, scale factor.
+	Pinned string `json:"pinned"`
 	// Stale lists baselines no case produced (a fixture renamed or
 	// removed); --update deletes them. Only a run over every widget and
 	// host looks for them.
@@ -141,8 +144,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer b.close()
+	fmt.Fprintln(opts.Log, pinnedSummary())
 
-	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome}
+	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
 	sem := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
 	var logMu sync.Mutex
