@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -140,7 +141,7 @@ func (kc *keepAliveClient) get(url string) (int, string, error) {
 	}
 	defer resp.Body.Close()
 	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
-		return 0, "", err
+		return resp.StatusCode, resp.Proto, fmt.Errorf("reading the body: %w", err)
 	}
 	return resp.StatusCode, resp.Proto, nil
 }
@@ -402,6 +403,66 @@ func TestServeMaxConnsBusy(t *testing.T) {
 			if err := <-busyErr; err != nil {
 				t.Errorf("second slow request: %v", err)
 			}
+		})
+	}
+}
+
+// closedIdleRE finds a "limit reached" log line that counts idle
+// connections closed.
+var closedIdleRE = regexp.MustCompile(`"closed_idle":[1-9]`)
+
+// TestServeMaxConnsChurn: more keep-alive clients than --max-conns, all
+// requesting at once, are all answered, every request: idle connections
+// are closed to make room, and a request racing with such a close is
+// retried by the client (HTTP/1.1 clients retry an idempotent request on a
+// reused connection; HTTP/2 ones retry what a GOAWAY did not cover).
+func TestServeMaxConnsChurn(t *testing.T) {
+	const maxConns, clients, requests = 3, 9, 20
+	d := assetstest.New(t, assetstest.Options{})
+	ca := newTestCA(t)
+	certFile, keyFile := filepath.Join(t.TempDir(), "cert.pem"), filepath.Join(t.TempDir(), "key.pem")
+	ca.issue(t, 100, certFile, keyFile)
+	for _, mode := range connModes {
+		t.Run(mode.name, func(t *testing.T) {
+			args := []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--max-conns", strconv.Itoa(maxConns)}
+			var roots *x509.CertPool
+			if mode.tls {
+				args, roots = append(args, "--tls-cert", certFile, "--tls-key", keyFile), ca.pool()
+			} else {
+				args = append(args, "--engine", mode.engine)
+			}
+			lines, stderr := startServeCLI(t, args...)
+			base := urlRE.FindString(lines[len(lines)-1])
+			errs := make(chan error, clients*requests)
+			var wg sync.WaitGroup
+			var all []*keepAliveClient
+			for i := range clients {
+				kc := newKeepAliveClient(t, roots, mode.h2)
+				all = append(all, kc)
+				wg.Go(func() {
+					for j := range requests {
+						if status, _, err := kc.get(base + "/" + d.Asset); err != nil || status != 200 {
+							errs <- fmt.Errorf("client %d request %d: %d %v", i, j, status, err)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				t.Error(err)
+			}
+			dials := 0
+			for _, kc := range all {
+				dials += len(kc.dials())
+			}
+			// Closing idle connections is what let them all through: a
+			// closed one was dialled again, or its client had no request
+			// left and the log counts it.
+			if dials <= clients && !closedIdleRE.MatchString(stderr.String()) {
+				t.Errorf("%d dials by %d clients, and the log counts no idle connection closed to make room: %s", dials, clients, stderr.String())
+			}
+			t.Logf("%d requests over %d connections", clients*requests, dials)
 		})
 	}
 }

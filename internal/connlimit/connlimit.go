@@ -6,12 +6,17 @@
 // connection is idle when its server reports http.StateIdle through
 // ConnState (an HTTP/1.1 connection waiting for its next request after
 // answering one, an HTTP/2 connection with no open stream) and has not
-// reported another state since. Connections that are new (no request yet,
-// TLS handshake included) or busy (a request in flight) are never closed
-// here: when every connection is one of those, the new connection waits,
-// accepted but not served, until one closes or goes idle, and further ones
-// wait in the kernel's listen backlog; a log line says so. The engines'
-// header and write timeouts bound how long new and busy connections last.
+// reported another state since. An HTTP/1.1 connection is closed at once;
+// its client retries a request that raced the close, since no byte of an
+// answer can precede it (a request arriving meanwhile waits in ConnState
+// until the close is done). An HTTP/2 connection is told GOAWAY and closed
+// once the answers it still owes are sent. Connections that are new (no
+// request yet, TLS handshake included) or busy (a request in flight) are
+// never closed here: when every connection is one of those, the new
+// connection waits, accepted but not served, until one closes or goes
+// idle, and further ones wait in the kernel's listen backlog; a log line
+// says so. The engines' header and write timeouts bound how long new and
+// busy connections last.
 package connlimit
 
 import (
@@ -48,6 +53,10 @@ type Listener struct {
 	// connection going idle wakes them through idleWake.
 	waiting  atomic.Int32
 	idleWake chan struct{}
+	// closing counts evicted connections whose slot is not free yet (an
+	// HTTP/2 one says GOAWAY first); while it is non-zero no other is
+	// evicted, so one new connection closes one idle connection.
+	closing atomic.Int32
 	// grace is prefaceGrace; tests shorten it.
 	grace time.Duration
 
@@ -166,6 +175,9 @@ const evicting = -1
 // when an idle connection is not evictable yet (see prefaceGrace), when
 // the first one will be.
 func (l *Listener) evictOldestIdle() (again bool, next time.Time) {
+	if l.closing.Load() > 0 {
+		return false, time.Time{} // its slot frees soon: wait for it
+	}
 	var oldest *tracker
 	var c net.Conn
 	var since, soonest int64
@@ -173,7 +185,7 @@ func (l *Listener) evictOldestIdle() (again bool, next time.Time) {
 	l.mu.Lock()
 	for t, tc := range l.open {
 		s := t.idleSince.Load()
-		if s <= 0 {
+		if s <= 0 || t.evicted.Load() {
 			continue
 		}
 		if nb := t.notBefore.Load(); nb > now {
@@ -193,13 +205,70 @@ func (l *Listener) evictOldestIdle() (again bool, next time.Time) {
 		}
 		return false, next
 	}
+	// Under oldest.mu, a request that arrives meanwhile waits in
+	// ConnState until the close (or GOAWAY) is done, so no answer to it is
+	// ever cut short: its client sees a close or a GOAWAY before any of
+	// it, and retries.
+	oldest.mu.Lock()
 	if !oldest.idleSince.CompareAndSwap(since, evicting) {
+		oldest.mu.Unlock()
 		return true, time.Time{} // it went busy, or idle again: look again
 	}
-	_ = c.Close() // frees its slot
+	oldest.evicted.Store(true)
+	l.closing.Add(1)
+	h2 := oldest.h2.Load()
+	if h2 == nil {
+		_ = c.Close() // frees its slot
+	} else if !sendGoAway(h2) {
+		h2 = nil
+		_ = c.Close()
+	}
+	oldest.mu.Unlock()
 	l.evicted.Add(1)
 	l.logLimit()
+	if h2 != nil {
+		go drainAndClose(oldest, c)
+		return false, time.Time{}
+	}
 	return true, time.Time{}
+}
+
+// goAwayDrain is how long an evicted HTTP/2 connection stays open after
+// its GOAWAY: the server may still be flushing the end of its last answer
+// (net/http reports HTTP/2 idle before it has flushed), and a request the
+// client sent before it read the GOAWAY is answered. goAwayLinger bounds
+// how much longer such a request may take.
+const (
+	goAwayDrain  = 500 * time.Millisecond
+	goAwayLinger = 5 * time.Second
+)
+
+// goAway is an HTTP/2 GOAWAY frame (RFC 9113, section 6.8) that starts a
+// graceful close: no error, last stream 2^31-1, so the client opens no new
+// stream on the connection and every stream it has opened is answered.
+// (Clients do not retry a request lost to a bare close.)
+var goAway = [17]byte{0, 0, 8, 0x7, 0, 0, 0, 0, 0, 0x7f, 0xff, 0xff, 0xff}
+
+// sendGoAway writes goAway on an idle HTTP/2 connection; it reports
+// whether that worked.
+func sendGoAway(h2 *tls.Conn) bool {
+	_ = h2.SetWriteDeadline(time.Now().Add(time.Second))
+	_, err := h2.Write(goAway[:])
+	_ = h2.SetWriteDeadline(time.Time{})
+	return err == nil
+}
+
+// drainAndClose closes an HTTP/2 connection told GOAWAY after goAwayDrain,
+// or once a stream that raced the GOAWAY is answered, at most goAwayLinger
+// later (the server closes it earlier when the client does). raw is the
+// Listener's connection under the TLS one; closing it frees its slot.
+func drainAndClose(t *tracker, raw net.Conn) {
+	defer raw.Close()
+	time.Sleep(goAwayDrain)
+	const poll = 50 * time.Millisecond
+	for waited := time.Duration(0); t.idleSince.Load() == 0 && waited < goAwayLinger; waited += poll {
+		time.Sleep(poll)
+	}
 }
 
 // release gives t's slot back; the connection is closed.
@@ -207,6 +276,9 @@ func (l *Listener) release(t *tracker) {
 	l.mu.Lock()
 	delete(l.open, t)
 	l.mu.Unlock()
+	if t.evicted.Load() {
+		l.closing.Add(-1)
+	}
 	<-l.slots
 }
 
@@ -250,12 +322,18 @@ func ConnState(c net.Conn, state http.ConnState) {
 		return
 	}
 	if state != http.StateIdle {
-		t.idleSince.Store(0)
+		if t.idleSince.Swap(0) == evicting {
+			// Chosen to make room: wait until that close (or GOAWAY)
+			// is done, so nothing is answered before it.
+			t.mu.Lock()
+			t.mu.Unlock()
+		}
 		return
 	}
 	if !t.wasIdle.Load() {
 		t.wasIdle.Store(true)
-		if isHTTP2(c) { // idle after the preface: no request yet
+		if h2 := http2Conn(c); h2 != nil { // idle after the preface: no request yet
+			t.h2.Store(h2)
 			t.notBefore.Store(time.Now().Add(t.l.grace).UnixNano())
 		}
 	} else if t.notBefore.Load() != 0 {
@@ -270,10 +348,12 @@ func ConnState(c net.Conn, state http.ConnState) {
 	}
 }
 
-// isHTTP2 reports whether c is a TLS connection that negotiated HTTP/2.
-func isHTTP2(c net.Conn) bool {
-	tc, ok := c.(*tls.Conn)
-	return ok && tc.ConnectionState().NegotiatedProtocol == "h2"
+// http2Conn returns c if it is a TLS connection that negotiated HTTP/2.
+func http2Conn(c net.Conn) *tls.Conn {
+	if tc, ok := c.(*tls.Conn); ok && tc.ConnectionState().NegotiatedProtocol == "h2" {
+		return tc
+	}
+	return nil
 }
 
 // maxUnwrap bounds how many NetConn layers trackerOf looks through.
@@ -308,7 +388,14 @@ type tracker struct {
 	// notBefore, when not 0, is the UnixNano before which the connection
 	// is kept although idle (see prefaceGrace).
 	notBefore atomic.Int64
-	once      sync.Once
+	// h2 is the TLS connection over this one when it speaks HTTP/2: an
+	// evicted one gets a GOAWAY.
+	h2 atomic.Pointer[tls.Conn]
+	// evicted is set once the connection is chosen to make room.
+	evicted atomic.Bool
+	// mu is held while the connection is being evicted.
+	mu   sync.Mutex
+	once sync.Once
 }
 
 // free gives the slot back, once.

@@ -240,7 +240,7 @@ func TestConnEvictOldestIdle(t *testing.T) {
 // as its preface is read, before any request. Such a connection is kept for
 // the listener's grace (a first request on it may be on its way, and an
 // HTTP/2 client does not retry it), then closed to make room like any idle
-// connection.
+// HTTP/2 connection: GOAWAY first, then the close.
 func TestConnHTTP2PrefaceGrace(t *testing.T) {
 	raw, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -313,11 +313,57 @@ func TestConnHTTP2PrefaceGrace(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("request not answered after the preface grace")
 	}
+	// It was told GOAWAY (no error, last stream 2^31-1: a graceful close
+	// that answers every stream the client opened) before the close.
 	_ = quiet.SetReadDeadline(time.Now().Add(10 * time.Second))
-	if _, err := io.Copy(io.Discard, quiet); err != nil {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			t.Error("the connection in its grace was not the one closed")
+	goAways := 0
+	for {
+		var h [9]byte
+		if _, err := io.ReadFull(quiet, h[:]); err != nil {
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				t.Error("the connection in its grace was not the one closed")
+			}
+			break
 		}
+		payload := make([]byte, int(h[0])<<16|int(h[1])<<8|int(h[2]))
+		if _, err := io.ReadFull(quiet, payload); err != nil {
+			t.Fatal(err)
+		}
+		if h[3] == 0x7 {
+			goAways++
+			if string(payload) != "\x7f\xff\xff\xff\x00\x00\x00\x00" {
+				t.Errorf("GOAWAY payload %x, want last stream 2^31-1, NO_ERROR", payload)
+			}
+		}
+	}
+	if goAways != 1 {
+		t.Errorf("%d GOAWAY frames before the close, want 1", goAways)
+	}
+}
+
+// BenchmarkConnState measures what a keep-alive request adds on the hot
+// path: reporting StateActive and StateIdle for a limited connection.
+func BenchmarkConnState(b *testing.B) {
+	raw, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln := New(raw, 4, slog.New(slog.NewJSONHandler(io.Discard, nil)), "bench")
+	defer ln.Close()
+	c, err := net.Dial("tcp", raw.Addr().String())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	s, err := ln.Accept()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		ConnState(s, http.StateActive)
+		ConnState(s, http.StateIdle)
 	}
 }
