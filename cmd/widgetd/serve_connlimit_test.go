@@ -320,6 +320,29 @@ func testTLSConfig(t *testing.T, ca *testCA) *tls.Config {
 	return setup.config
 }
 
+// startSlowRequests sends GET /slow?n=I from clients[I], each on its own
+// connection, and returns once all are in h; each one's outcome (nil for a
+// 200 over proto) arrives on the channel once h releases it.
+func startSlowRequests(t *testing.T, h *blockingHandler, base string, clients []*keepAliveClient, proto string) <-chan error {
+	t.Helper()
+	errs := make(chan error, len(clients))
+	for i, kc := range clients {
+		go func() {
+			status, got, err := kc.get(fmt.Sprintf("%s/slow?n=%d", base, i))
+			if err == nil && (status != 200 || got != proto) {
+				err = fmt.Errorf("%d over %s, want 200 over %s", status, got, proto)
+			}
+			errs <- err
+		}()
+		select {
+		case <-h.entered:
+		case <-time.After(10 * time.Second):
+			t.Fatalf("slow request %d did not reach the handler", i)
+		}
+	}
+	return errs
+}
+
 // TestServeMaxConnsBusy: connections with a request in flight are never
 // closed to make room. With --max-conns 2 and both connections waiting for
 // a slow handler (handed to net/http by the fast engine: the query string
@@ -340,21 +363,7 @@ func TestServeMaxConnsBusy(t *testing.T) {
 			}
 			base, logb := startWiredServer(t, mode.engine, cfg, h, 2)
 			busy := []*keepAliveClient{newKeepAliveClient(t, roots, mode.h2), newKeepAliveClient(t, roots, mode.h2)}
-			busyErr := make(chan error, len(busy))
-			for i, kc := range busy {
-				go func() {
-					status, proto, err := kc.get(fmt.Sprintf("%s/slow?n=%d", base, i))
-					if err == nil && (status != 200 || proto != mode.proto) {
-						err = fmt.Errorf("%d over %s, want 200 over %s", status, proto, mode.proto)
-					}
-					busyErr <- err
-				}()
-				select {
-				case <-h.entered:
-				case <-time.After(10 * time.Second):
-					t.Fatalf("slow request %d did not reach the handler", i)
-				}
-			}
+			busyErr := startSlowRequests(t, h, base, busy, mode.proto)
 			defer h.release(1)
 
 			third := make(chan error, 1)

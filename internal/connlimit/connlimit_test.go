@@ -258,35 +258,7 @@ func TestConnHTTP2PrefaceGrace(t *testing.T) {
 	srv.StartTLS()
 	defer srv.Close()
 
-	// A connection that sends the HTTP/2 preface and settings, and no
-	// request: once the server acknowledges the settings, it has been
-	// reported idle.
-	pool := x509.NewCertPool()
-	pool.AddCert(srv.Certificate())
-	quiet, err := tls.Dial("tcp", ln.Addr().String(), &tls.Config{RootCAs: pool, NextProtos: []string{"h2"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer quiet.Close()
-	if p := quiet.ConnectionState().NegotiatedProtocol; p != "h2" {
-		t.Fatalf("negotiated %q, want h2", p)
-	}
-	_ = quiet.SetDeadline(time.Now().Add(20 * time.Second))
-	if _, err := io.WriteString(quiet, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00"); err != nil {
-		t.Fatal(err)
-	}
-	for { // frames until the SETTINGS ACK
-		var h [9]byte
-		if _, err := io.ReadFull(quiet, h[:]); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := io.CopyN(io.Discard, quiet, int64(h[0])<<16|int64(h[1])<<8|int64(h[2])); err != nil {
-			t.Fatal(err)
-		}
-		if h[3] == 0x4 && h[4]&0x1 != 0 {
-			break
-		}
-	}
+	quiet := dialHTTP2Preface(t, srv)
 
 	done := make(chan error, 1)
 	go func() {
@@ -315,30 +287,70 @@ func TestConnHTTP2PrefaceGrace(t *testing.T) {
 	}
 	// It was told GOAWAY (no error, last stream 2^31-1: a graceful close
 	// that answers every stream the client opened) before the close.
-	_ = quiet.SetReadDeadline(time.Now().Add(10 * time.Second))
-	goAways := 0
-	for {
-		var h [9]byte
-		if _, err := io.ReadFull(quiet, h[:]); err != nil {
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				t.Error("the connection in its grace was not the one closed")
-			}
-			break
-		}
-		payload := make([]byte, int(h[0])<<16|int(h[1])<<8|int(h[2]))
-		if _, err := io.ReadFull(quiet, payload); err != nil {
+	goAways, err := readGoAways(quiet)
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		t.Error("the connection in its grace was not the one closed")
+	}
+	if len(goAways) != 1 || goAways[0] != "\x7f\xff\xff\xff\x00\x00\x00\x00" {
+		t.Errorf("GOAWAY payloads before the close: %q, want one: last stream 2^31-1, NO_ERROR", goAways)
+	}
+}
+
+// dialHTTP2Preface opens a TLS connection to srv that sends the HTTP/2
+// preface and settings, and no request. Once the server acknowledges the
+// settings, it has been reported idle.
+func dialHTTP2Preface(t *testing.T, srv *httptest.Server) *tls.Conn {
+	t.Helper()
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	c, err := tls.Dial("tcp", srv.Listener.Addr().String(), &tls.Config{RootCAs: pool, NextProtos: []string{"h2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if p := c.ConnectionState().NegotiatedProtocol; p != "h2" {
+		t.Fatalf("negotiated %q, want h2", p)
+	}
+	_ = c.SetDeadline(time.Now().Add(20 * time.Second))
+	if _, err := io.WriteString(c, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00"); err != nil {
+		t.Fatal(err)
+	}
+	for { // frames until the SETTINGS ACK
+		typ, flags, _, err := readFrame(c)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if h[3] == 0x7 {
-			goAways++
-			if string(payload) != "\x7f\xff\xff\xff\x00\x00\x00\x00" {
-				t.Errorf("GOAWAY payload %x, want last stream 2^31-1, NO_ERROR", payload)
-			}
+		if typ == 0x4 && flags&0x1 != 0 {
+			return c
 		}
 	}
-	if goAways != 1 {
-		t.Errorf("%d GOAWAY frames before the close, want 1", goAways)
+}
+
+// readFrame reads one HTTP/2 frame.
+func readFrame(c net.Conn) (typ, flags byte, payload []byte, err error) {
+	var h [9]byte
+	if _, err := io.ReadFull(c, h[:]); err != nil {
+		return 0, 0, nil, err
+	}
+	payload = make([]byte, int(h[0])<<16|int(h[1])<<8|int(h[2]))
+	_, err = io.ReadFull(c, payload)
+	return h[3], h[4], payload, err
+}
+
+// readGoAways reads frames for up to 10 s until the connection ends and
+// returns the GOAWAY payloads among them, with the error that ended it.
+func readGoAways(c net.Conn) ([]string, error) {
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var out []string
+	for {
+		typ, _, payload, err := readFrame(c)
+		if err != nil {
+			return out, err
+		}
+		if typ == 0x7 {
+			out = append(out, string(payload))
+		}
 	}
 }
 
