@@ -18,6 +18,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/connlimit"
 	"github.com/widgetd/widgetd/internal/fastserve"
 )
 
@@ -83,7 +84,7 @@ func parseServeFlags(args []string, stderr io.Writer) (cfg serveConfig, code int
 	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
 	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
 	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
-	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections held open at once; more wait in the listen backlog (0: no limit)")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections served at once; at the limit a new connection closes the one idle longest, and waits in the listen backlog while none is idle (0: no limit)")
 	addTLSFlags(fs, &cfg.tls)
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
 	fs.Usage = func() {
@@ -155,7 +156,9 @@ func defaultServerLimits() serverLimits {
 }
 
 // newHTTPServer is the http.Server widgetd serve runs h with: the given limits,
-// errors to the structured log, and ctx as every request's base context.
+// errors to the structured log, ctx as every request's base context, and
+// connection states reported to --max-conns' listener (so that idle
+// keep-alive connections, HTTP/2 ones included, make room at the limit).
 func newHTTPServer(ctx context.Context, h http.Handler, logger *slog.Logger, lim serverLimits) *http.Server {
 	return &http.Server{
 		Handler:           h,
@@ -166,6 +169,7 @@ func newHTTPServer(ctx context.Context, h http.Handler, logger *slog.Logger, lim
 		MaxHeaderBytes:    lim.maxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnState:         connlimit.ConnState,
 	}
 }
 
@@ -219,7 +223,8 @@ func newOriginServer(ctx context.Context, reg *assets.Registry, cfg serveConfig,
 
 // fastOptions configures the fast engine as newHTTPServer configures
 // net/http: fallback (the registry's handler with /metrics and the access
-// log) serves what the fast path does not, obs records the fast path's hits.
+// log) serves what the fast path does not, obs records the fast path's hits,
+// and connection states go to --max-conns' listener.
 func fastOptions(ctx context.Context, fallback http.Handler, obs *serveObserver, logger *slog.Logger, lim serverLimits) fastserve.Options {
 	o := fastserve.Options{
 		Fallback:          fallback,
@@ -230,6 +235,7 @@ func fastOptions(ctx context.Context, fallback http.Handler, obs *serveObserver,
 		MaxHeaderBytes:    lim.maxHeaderBytes,
 		Logger:            logger,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
+		ConnState:         connlimit.ConnState,
 	}
 	if obs != nil {
 		o.Observer = obs.hit

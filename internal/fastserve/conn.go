@@ -42,8 +42,12 @@ func (fc *conn) serve() {
 		} else if !handedOff {
 			fc.c.Close()
 		}
+		if !handedOff {
+			fc.setState(http.StateClosed)
+		}
 		s.wg.Done()
 	}()
+	fc.setState(http.StateNew)
 	r := bufio.NewReaderSize(fc.c, readBufferSize)
 	if sc, ok := fc.c.(syscall.Conn); ok {
 		if raw, err := sc.SyscallConn(); err == nil {
@@ -117,13 +121,16 @@ func (fc *conn) report(req *request, resp *response, start time.Time) {
 // ReadHeaderTimeout from accept for the first one (its deadline is already
 // set), under IdleTimeout for later ones, whose head deadline then starts.
 // The idle deadline is moved only when more than a sixteenth of it has
-// passed (see extendReadDeadline), to keep timer work off the hot path. It
-// reports false when the connection should end: the server is closing, the
-// client went away or the deadline passed.
+// passed (see extendReadDeadline), to keep timer work off the hot path.
+// Options.ConnState hears StateIdle while it waits for a later request and
+// StateActive once a byte has arrived. It reports false when the connection
+// should end: the server is closing, the client went away, the deadline
+// passed, or connlimit closed the idle connection to make room.
 func (fc *conn) awaitRequest(r *bufio.Reader, first bool) bool {
 	s := fc.s
 	if !first {
 		fc.extendReadDeadline(s.idle)
+		fc.setState(http.StateIdle)
 	}
 	fc.idle.Store(true)
 	if s.closing.Load() {
@@ -134,10 +141,18 @@ func (fc *conn) awaitRequest(r *bufio.Reader, first bool) bool {
 	if err != nil {
 		return false
 	}
+	fc.setState(http.StateActive)
 	if !first {
 		fc.headDL = deadline(time.Now(), s.readHeader)
 	}
 	return true
+}
+
+// setState tells Options.ConnState, if set, the connection's new state.
+func (fc *conn) setState(state http.ConnState) {
+	if h := fc.s.connState; h != nil {
+		h(fc.c, state)
+	}
 }
 
 // closeGracefully ends a connection the server chose to close while the

@@ -44,6 +44,10 @@ func (c *replayConn) SetReadDeadline(t time.Time) error {
 	return c.Conn.SetReadDeadline(t)
 }
 
+// NetConn returns the connection the fast path handed off, so that a
+// ConnState hook finds the connection it was given before the hand-off.
+func (c *replayConn) NetConn() net.Conn { return c.Conn }
+
 // CloseWrite half-closes the wrapped connection, if it can.
 func (c *replayConn) CloseWrite() error {
 	if cw, ok := c.Conn.(closeWriter); ok {

@@ -15,9 +15,10 @@ import (
 // Server is the HTTP/1.1 engine. Create it with New; the zero value is not
 // usable.
 type Server struct {
-	origin  http.Handler // the handler whose responses get memoised
-	observe func(Hit)    // Options.Observer, or nil
-	logger  *slog.Logger // Options.Logger, or nil
+	origin    http.Handler                   // the handler whose responses get memoised
+	observe   func(Hit)                      // Options.Observer, or nil
+	connState func(net.Conn, http.ConnState) // Options.ConnState, or nil
+	logger    *slog.Logger                   // Options.Logger, or nil
 	// Effective timeouts of the fast path, with http.Server's defaulting
 	// applied; 0 means none.
 	readHeader, idle, write time.Duration
@@ -64,6 +65,17 @@ type Options struct {
 	// and before the next request is read; it must not block. Responses from
 	// the fallback are not reported here: observe them in Fallback.
 	Observer func(Hit)
+
+	// ConnState, if non-nil, is told the states of connections, as
+	// http.Server's hook of that name is: for a connection on the fast
+	// path, StateNew when it is accepted, StateActive when the first byte
+	// of a request arrives, StateIdle when it waits for the next request
+	// after a response, and StateClosed when it ends; for a connection
+	// handed to net/http, what net/http reports from then on, on a
+	// net.Conn whose NetConn method returns the accepted connection. It is
+	// called on the connection's goroutine and must not block; a hit
+	// calls it twice, so it should not allocate either.
+	ConnState func(net.Conn, http.ConnState)
 
 	// Logger receives the fallback http.Server's error log at level Warn.
 	// nil leaves http.Server's default (the log package's standard logger).
@@ -113,6 +125,7 @@ func New(handler http.Handler, opts Options) *Server {
 	s := &Server{
 		origin:     handler,
 		observe:    opts.Observer,
+		connState:  opts.ConnState,
 		logger:     opts.Logger,
 		readHeader: orReadTimeout(opts.ReadHeaderTimeout, opts.ReadTimeout),
 		idle:       orReadTimeout(opts.IdleTimeout, opts.ReadTimeout),
@@ -129,6 +142,7 @@ func New(handler http.Handler, opts Options) *Server {
 		IdleTimeout:       opts.IdleTimeout,
 		MaxHeaderBytes:    opts.MaxHeaderBytes,
 		BaseContext:       opts.BaseContext,
+		ConnState:         opts.ConnState,
 	}
 	if opts.Logger != nil {
 		s.slow.ErrorLog = slog.NewLogLogger(opts.Logger.Handler(), slog.LevelWarn)
