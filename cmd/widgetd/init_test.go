@@ -21,14 +21,18 @@ func runOK(t *testing.T, args ...string) string {
 	return out
 }
 
-func runCommand(t *testing.T, dir string, env []string, name string, args ...string) {
+// runCommand runs a command in dir with env added, fails the test when it
+// fails, and returns its combined output.
+func runCommand(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
 	}
+	return string(out)
 }
 
 // npmInstall installs a scaffolded project's npm packages (preferring the
