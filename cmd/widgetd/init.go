@@ -131,6 +131,8 @@ func printNext(stdout io.Writer, dir string, o scaffold.InitOptions, res *scaffo
 	}
 	if res.NPM {
 		steps = append(steps, [2]string{"(cd " + res.NPMDir + " && npm install)", "the template's npm packages; commit the package-lock.json it writes"})
+	} else if o.Server == "go" && !built {
+		steps = append(steps, [2]string{"(cd widgets && npm install)", "the widgets' npm packages, which the build needs"})
 	}
 	widgetd := "widgetd"
 	if o.Server == "go" {
