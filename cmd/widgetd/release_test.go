@@ -66,21 +66,28 @@ func TestRelease(t *testing.T) {
 	t.Run("npm", func(t *testing.T) { testNPMPackages(t, filepath.Join(out, "npm"), version) })
 }
 
-// TestReleaseRefusesVersion: a version that is not semver, or that differs
-// from bundler.Version (what manifests record), stops the release before
-// anything is built.
-func TestReleaseRefusesVersion(t *testing.T) {
+// TestReleaseRefuses: a version that is not semver, or that differs from
+// bundler.Version (what manifests record), or an --out folder holding
+// something else than a previous release, stops the release before anything
+// is built or deleted.
+func TestReleaseRefuses(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tc := range []struct{ version, want string }{
-		{"9.9.9", "does not match bundler.Version " + bundler.Version},
-		{bundler.Version + "_x", "is not semver"},
-		{"v" + bundler.Version, "is not semver"},
+	for _, tc := range []struct {
+		name, version, existing, want string
+	}{
+		{name: "other version", version: "9.9.9", want: "does not match bundler.Version " + bundler.Version},
+		{name: "not semver", version: bundler.Version + "_x", want: "is not semver"},
+		{name: "v prefix", version: "v" + bundler.Version, want: "is not semver"},
+		{name: "out holds other files", version: bundler.Version, existing: "main.go", want: "holds no previous release"},
 	} {
-		t.Run(tc.version, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "release")
+			if tc.existing != "" {
+				writeFile(t, filepath.Join(out, tc.existing), "package main\n")
+			}
 			cmd := exec.Command("scripts/release", "--out", out, "--version", tc.version)
 			cmd.Dir = repo
 			msg, err := cmd.CombinedOutput()
@@ -88,8 +95,9 @@ func TestReleaseRefusesVersion(t *testing.T) {
 			if !errors.As(err, &exit) || !strings.Contains(string(msg), tc.want) {
 				t.Errorf("scripts/release --version %s: %v, %s; want a failure saying %q", tc.version, err, msg, tc.want)
 			}
-			if _, err := os.Stat(out); err == nil {
-				t.Errorf("a refused release created %s", out)
+			entries, _ := os.ReadDir(out)
+			if (tc.existing == "") != (len(entries) == 0) || (tc.existing != "" && entries[0].Name() != tc.existing) {
+				t.Errorf("a refused release changed %s: %v", out, entries)
 			}
 		})
 	}
