@@ -46,7 +46,8 @@ func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		"Writes a widget project into dir (default: the current folder): widgets/<name>/ with\n"+
 			"widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,\n"+
 			"package.json when the template needs npm packages, and optionally a Go MCP server.\n"+
-			"Nothing is overwritten. Templates:\n"+
+			"Nothing is overwritten: --server go in a project with widgets/ adds the server,\n"+
+			"keeping existing files. Templates:\n"+
 			templateHelp(), stderr)
 	var o scaffold.InitOptions
 	fs.StringVar(&o.Template, "template", "vanilla", "widget template (listed above)")
