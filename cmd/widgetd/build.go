@@ -20,7 +20,7 @@ func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := fs.Parse(args); err != nil {
 		return flagExit(err)
 	}
-	fmt.Fprintf(stdout, "widgetd %s\n", bundler.Version)
+	fmt.Fprintf(stdout, "widgetd %s\n", version)
 	return exitOK
 }
 

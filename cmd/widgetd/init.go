@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/scaffold"
 )
 
@@ -39,12 +41,13 @@ func templateHelp() string {
 }
 
 // runInit scaffolds a new project.
-func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("init", "Usage: widgetd init [dir] [--template NAME] [--widget NAME] [--server go [--module PATH] [--replace DIR]]",
 		"Writes a widget project into dir (default: the current folder): widgets/<name>/ with\n"+
 			"widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,\n"+
 			"package.json when the template needs npm packages, and optionally a Go MCP server.\n"+
-			"Nothing is overwritten. Templates:\n"+
+			"Nothing is overwritten: --server go in a project with widgets/ adds the server,\n"+
+			"keeping existing files. Templates:\n"+
 			templateHelp(), stderr)
 	var o scaffold.InitOptions
 	fs.StringVar(&o.Template, "template", "vanilla", "widget template (listed above)")
@@ -66,31 +69,107 @@ func runInit(_ context.Context, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "widgetd init: %v\n", err)
 		return exitError
 	}
+	printWritten(stdout, dir, res)
+	built := false
+	if o.Server == "go" {
+		if built, err = buildServerDist(ctx, dir, stdout); err != nil {
+			printError(stderr, err)
+			fmt.Fprintf(stderr, "widgetd init: the server was written but dist/ was not built; fix the widget, then run go generate\n")
+			return exitError
+		}
+	}
+	printNext(stdout, dir, o, res, built)
+	return exitOK
+}
+
+// printWritten lists what init wrote, kept and merged.
+func printWritten(stdout io.Writer, dir string, res *scaffold.Result) {
 	for _, f := range res.Files {
 		fmt.Fprintf(stdout, "  %s\n", filepath.Join(dir, f))
 	}
-	fmt.Fprintf(stdout, "\nwrote %d files. Next:\n", len(res.Files))
+	for _, f := range res.Merged {
+		fmt.Fprintf(stdout, "  %s (lines added)\n", filepath.Join(dir, f))
+	}
+	for _, f := range res.Kept {
+		fmt.Fprintf(stdout, "  %s (exists, kept as it is)\n", filepath.Join(dir, f))
+	}
+	fmt.Fprintf(stdout, "\nwrote %d files", len(res.Files))
+	if res.Widget != "" && len(res.Kept) > 0 {
+		fmt.Fprintf(stdout, "; the server's tool shows widget %q", res.Widget)
+	}
+	fmt.Fprintln(stdout, ".")
+}
+
+// buildServerDist builds a Go server project's dist/, which main.go embeds
+// and the project commits, so the server builds before any go generate. A
+// project whose widgets need npm packages that are not installed yet is
+// left for go generate after npm install (built false).
+func buildServerDist(ctx context.Context, dir string, stdout io.Writer) (built bool, err error) {
+	widgets := filepath.Join(dir, "widgets")
+	if fileExists(filepath.Join(widgets, "package.json")) && !fileExists(filepath.Join(widgets, "node_modules")) {
+		return false, nil
+	}
+	res, err := bundler.Build(ctx, bundler.Options{Root: dir})
+	if err != nil {
+		return false, err
+	}
+	fmt.Fprintf(stdout, "built %s (%d widget(s)) for main.go's go:embed; commit it with the sources\n", filepath.Join(dir, "dist"), len(res.Widgets))
+	return true, nil
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// printNext prints the commands a user pastes next, comments aligned. A Go
+// server project runs the widgetd its go.mod pins (go tool widgetd); the
+// server and widgetd dev each hold a terminal.
+func printNext(stdout io.Writer, dir string, o scaffold.InitOptions, res *scaffold.Result, built bool) {
+	var steps [][2]string
 	if dir != "." {
-		fmt.Fprintf(stdout, "  cd %s\n", dir)
+		steps = append(steps, [2]string{"cd " + dir})
 	}
 	if res.NPM {
-		fmt.Fprintf(stdout, "  (cd %s && npm install)      # the template's npm packages; commit the package-lock.json it writes\n", res.NPMDir)
+		steps = append(steps, [2]string{"(cd " + res.NPMDir + " && npm install)", "the template's npm packages; commit the package-lock.json it writes"})
+	} else if o.Server == "go" && !built {
+		steps = append(steps, [2]string{"(cd widgets && npm install)", "the widgets' npm packages, which the build needs"})
 	}
+	widgetd := "widgetd"
 	if o.Server == "go" {
+		widgetd = "go tool widgetd"
 		if o.Replace == "" {
-			fmt.Fprintln(stdout, "  go mod edit -replace github.com/widgetd/widgetd=/path/to/widgetd   # widgetd is not on a module proxy yet")
+			steps = append(steps, [2]string{"go mod edit -replace github.com/widgetd/widgetd=/path/to/widgetd", "widgetd is not on a module proxy yet"})
 		}
-		fmt.Fprintln(stdout, "  go mod tidy && go generate && go test ./...   # go tool widgetd build, then the server's own test")
-		fmt.Fprintln(stdout, "  widgetd dev --mcp http://localhost:8000/mcp & go run .")
+		if built {
+			steps = append(steps, [2]string{"go mod tidy && go test ./...", "dist/ is built; after changing widgets/, go generate rebuilds it: commit it"})
+		} else {
+			steps = append(steps, [2]string{"go mod tidy && go generate && go test ./...", "go generate builds dist/ (go tool widgetd build): commit it"})
+		}
+		steps = append(steps,
+			[2]string{"go run .", "terminal 1: the MCP server at http://localhost:8000/mcp"},
+			[2]string{"go tool widgetd dev --mcp http://localhost:8000/mcp", "terminal 2: preview; the widget's tool calls reach the server"})
 	} else {
-		fmt.Fprintln(stdout, "  widgetd dev      # preview every widget × fixture under both hosts")
+		steps = append(steps, [2]string{"widgetd dev", "preview every widget × fixture under both hosts"})
 	}
-	fmt.Fprintln(stdout, "  widgetd test     # render every widget × fixture × host headless; --update accepts screenshots")
-	fmt.Fprintln(stdout, "  widgetd build    # dist/ for widgetd serve or go:embed")
+	steps = append(steps,
+		[2]string{widgetd + " test", "render every widget × fixture × host headless; --update accepts screenshots"},
+		[2]string{widgetd + " build", "dist/ for widgetd serve or go:embed"})
+	width := 0
+	for _, s := range steps {
+		width = max(width, len(s[0]))
+	}
+	fmt.Fprintln(stdout, "Next:")
+	for _, s := range steps {
+		if s[1] == "" {
+			fmt.Fprintf(stdout, "  %s\n", s[0])
+			continue
+		}
+		fmt.Fprintf(stdout, "  %-*s   # %s\n", width, s[0], s[1])
+	}
 	if o.Domain == "" {
 		fmt.Fprintln(stdout, "Before submitting to ChatGPT, set \"domain\" in widget.json to your app's own HTTPS origin.")
 	}
-	return exitOK
 }
 
 // runNew adds a widget to the project.

@@ -21,14 +21,18 @@ func runOK(t *testing.T, args ...string) string {
 	return out
 }
 
-func runCommand(t *testing.T, dir string, env []string, name string, args ...string) {
+// runCommand runs a command in dir with env added, fails the test when it
+// fails, and returns its combined output.
+func runCommand(t *testing.T, dir string, env []string, name string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
 	}
+	return string(out)
 }
 
 // npmInstall installs a scaffolded project's npm packages (preferring the
@@ -151,10 +155,14 @@ func TestInitRefusesToOverwrite(t *testing.T) {
 	}
 }
 
-// TestInitGoServer: the Go server template from an empty folder builds with
-// go tool widgetd (go:generate), passes check --strict and its tool audit,
-// renders under both hosts, and its own test drives it with the official
-// go-sdk client over HTTP.
+// TestInitGoServer: the Go server template from an empty folder, as a team
+// gets it: init builds dist/ (the .gitignore does not ignore it), the
+// project is committed with real git and cloned to another folder, and the
+// clone builds, vets and passes the server's own test (the official go-sdk
+// client over HTTP) with no go generate step. Then go generate in the clone
+// (go tool widgetd build) leaves the committed dist/ byte for byte as it was
+// (path-independent and fresh, what CI checks), check --strict passes and
+// the widget renders under both hosts.
 func TestInitGoServer(t *testing.T) {
 	repo, err := filepath.Abs("../..")
 	if err != nil {
@@ -162,8 +170,13 @@ func TestInitGoServer(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "greeter")
 	out := runOK(t, "init", dir, "--server", "go", "--replace", repo, "--module", "example.com/greeter")
-	if !strings.Contains(out, "go generate") {
-		t.Errorf("init output does not say how to build the server:\n%s", out)
+	for _, want := range []string{"go generate rebuilds it", "terminal 1: the MCP server", "go tool widgetd dev --mcp"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "& go run") {
+		t.Errorf("init output backgrounds a command:\n%s", out)
 	}
 	gomod, _ := os.ReadFile(filepath.Join(dir, "go.mod"))
 	for _, want := range []string{"tool github.com/widgetd/widgetd/cmd/widgetd", "replace github.com/widgetd/widgetd => " + repo} {
@@ -176,9 +189,98 @@ func TestInitGoServer(t *testing.T) {
 	}
 	env := []string{"GOFLAGS=-mod=mod"}
 	runCommand(t, dir, env, "go", "mod", "tidy")
-	runCommand(t, dir, env, "go", "generate", "./...")
-	runOK(t, "check", "--dist", filepath.Join(dir, "dist"), "--strict")
-	runCommand(t, dir, env, "go", "vet", "./...")
+	gitCommitAll(t, dir)
+	if tracked := gitOutput(t, dir, "ls-files", "dist"); !strings.Contains(tracked, "dist/manifest.json") {
+		t.Fatalf("dist/ is not committed; git ls-files dist: %q", tracked)
+	}
+
+	clone := filepath.Join(t.TempDir(), "clone")
+	runCommand(t, "", nil, "git", "clone", "--quiet", dir, clone)
+	runCommand(t, clone, env, "go", "build", "./...") // writes ./greeter, which .gitignore ignores
+	runCommand(t, clone, env, "go", "vet", "./...")
+	runCommand(t, clone, env, "go", "test", "-count=1", "./...")
+	runCommand(t, clone, env, "go", "generate", "./...")
+	if changed := gitOutput(t, clone, "status", "--porcelain"); changed != "" {
+		t.Errorf("go generate in a fresh clone changed the committed files:\n%s", changed)
+	}
+	runOK(t, "check", "--dist", filepath.Join(clone, "dist"), "--strict")
+	runOK(t, "test", "--root", clone, "--no-screenshots")
+}
+
+// gitCommitAll makes dir a git repository with everything not ignored in one
+// commit.
+func gitCommitAll(t *testing.T, dir string) {
+	t.Helper()
+	runCommand(t, dir, nil, "git", "init", "--quiet")
+	runCommand(t, dir, nil, "git", "add", "-A")
+	runCommand(t, dir, nil, "git", "-c", "user.name=widgetd test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false",
+		"commit", "--quiet", "-m", "init")
+}
+
+// gitOutput runs git in dir and returns its trimmed output.
+func gitOutput(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// TestInitGoServerIntoProject: init --server go in an existing widgets
+// project adds the server: the project's own widget and files are kept as
+// they are, the server's tool shows that widget, .gitignore keeps its lines
+// and gets the ones the server needs (dist/ taken back, so git commits it),
+// and the server builds and passes its test. A second run refuses, writing
+// nothing, because go.mod exists.
+func TestInitGoServerIntoProject(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "shop")
+	runOK(t, "init", dir, "--widget", "cart")
+	index := filepath.Join(dir, "widgets", "cart", "index.ts")
+	mine := "// mine\nimport \"./style.css\";\ndocument.body.textContent = \"cart\";\n"
+	ignore := filepath.Join(dir, ".gitignore")
+	for file, content := range map[string]string{index: mine, ignore: "/dist/\n/secrets.env"} {
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := runOK(t, "init", dir, "--server", "go", "--replace", repo)
+	for _, want := range []string{"main.go", ".gitignore (lines added)", "widgets/tsconfig.json (exists, kept as it is)", `tool shows widget "cart"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("init output lacks %q:\n%s", want, out)
+		}
+	}
+	if data, _ := os.ReadFile(index); string(data) != mine {
+		t.Errorf("init overwrote %s:\n%s", index, data)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "widgets", "hello")); err == nil {
+		t.Error("init added a hello widget to a project that has one")
+	}
+	if main, _ := os.ReadFile(filepath.Join(dir, "main.go")); !strings.Contains(string(main), `gosdk.AttachWidget(tool, reg, "cart", opts)`) {
+		t.Errorf("main.go does not show the project's widget cart:\n%s", main)
+	}
+	gi, _ := os.ReadFile(ignore)
+	if !strings.HasPrefix(string(gi), "/dist/\n/secrets.env\n") || !strings.Contains(string(gi), "\n!/dist/\n") || !strings.Contains(string(gi), "\nnode_modules/\n") {
+		t.Errorf(".gitignore after init --server go:\n%s", gi)
+	}
+
+	env := []string{"GOFLAGS=-mod=mod"}
+	runCommand(t, dir, env, "go", "mod", "tidy")
+	gitCommitAll(t, dir)
+	if tracked := gitOutput(t, dir, "ls-files", "dist"); !strings.Contains(tracked, "dist/manifest.json") {
+		t.Errorf("dist/ is not committed; git ls-files dist: %q", tracked)
+	}
+	runCommand(t, dir, env, "go", "build", "./...")
 	runCommand(t, dir, env, "go", "test", "-count=1", "./...")
-	runOK(t, "test", "--root", dir, "--no-screenshots")
+
+	code, _, errs := runCLI(t, "init", dir, "--server", "go", "--replace", repo)
+	if code != exitError || !strings.Contains(errs, "go.mod already exists; nothing was written") {
+		t.Errorf("second init --server go: exit %d, %s", code, errs)
+	}
 }

@@ -21,6 +21,16 @@ func TestStaticBuild(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("CGO_ENABLED=0 go build: %v\n%s", err, out)
 	}
+	assertStaticELF(t, bin)
+	if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
+		t.Errorf("static binary: %v\n%s", err, out)
+	}
+}
+
+// assertStaticELF fails unless bin is a statically linked ELF executable:
+// no ELF interpreter (the dynamic loader) and no dynamic section.
+func assertStaticELF(t *testing.T, bin string) {
+	t.Helper()
 	f, err := elf.Open(bin)
 	if err != nil {
 		t.Fatal(err)
@@ -28,10 +38,7 @@ func TestStaticBuild(t *testing.T) {
 	defer f.Close()
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_INTERP || p.Type == elf.PT_DYNAMIC {
-			t.Errorf("static build has a %v program header: it is dynamically linked", p.Type)
+			t.Errorf("%s has a %v program header: it is dynamically linked", bin, p.Type)
 		}
-	}
-	if out, err := exec.Command(bin, "version").CombinedOutput(); err != nil {
-		t.Errorf("static binary: %v\n%s", err, out)
 	}
 }

@@ -65,6 +65,9 @@ const DefaultWidget = "hello"
 
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
+// majorSuffixRE is a module path's major version suffix (/v2, /v3, …).
+var majorSuffixRE = regexp.MustCompile(`^v[2-9][0-9]*$`)
+
 // InitOptions configures Init.
 type InitOptions struct {
 	// Dir is the project folder (created if missing).
@@ -98,19 +101,33 @@ type Result struct {
 	// PackageJSON says a package.json was written (else the packages are
 	// added to the existing one).
 	PackageJSON bool
+	// Widget is the widget the Go server's tool shows (Init only).
+	Widget string
+	// Kept are files of the template that already existed and were left as
+	// they were (Init adding a server to a project).
+	Kept []string
+	// Merged are existing files lines were appended to (.gitignore).
+	Merged []string
 }
 
 // data is what the templates see.
 type data struct {
 	Project, Name, Title, Module, Replace, Domain string
 	GoVersion, GoSDKVersion, WidgetdVersion       string
+	// Server is InitOptions.Server: "go" keeps dist/ out of .gitignore.
+	Server string
+	// Binary is the name go build gives the server (the module path's last
+	// element), which .gitignore ignores.
+	Binary string
 }
 
 // Init writes a new project into opts.Dir: widgets/<widget>/ from the
 // template (widget.json, sources, fixtures), widgets/tsconfig.json,
 // widgets/widgetd.d.ts, the JSON Schemas, .gitignore, package.json when the
 // template needs npm packages, and with Server "go" a Go MCP server
-// (go.mod, main.go, main_test.go). Nothing is written when any file exists.
+// (go.mod, main.go, main_test.go). Nothing is written when any file exists,
+// except that Server "go" into a project that has a widgets/ folder adds the
+// server to it (see addServer).
 func Init(opts InitOptions) (*Result, error) {
 	t, err := lookup(opts.Template)
 	if err != nil {
@@ -131,10 +148,11 @@ func Init(opts InitOptions) (*Result, error) {
 	}
 	project := projectName(filepath.Base(abs))
 	d := data{Project: project, Name: opts.Widget, Title: title(opts.Widget), Module: opts.Module, Replace: opts.Replace,
-		GoVersion: GoVersion, GoSDKVersion: GoSDKVersion, WidgetdVersion: WidgetdVersion}
+		GoVersion: GoVersion, GoSDKVersion: GoSDKVersion, WidgetdVersion: WidgetdVersion, Server: opts.Server}
 	if d.Module == "" {
 		d.Module = "example.com/" + project
 	}
+	d.Binary = binaryName(d.Module)
 	d.Domain = opts.Domain
 	if d.Domain == "" {
 		d.Domain = defaultDomain(project)
@@ -147,11 +165,29 @@ func Init(opts InitOptions) (*Result, error) {
 			return nil, fmt.Errorf("--replace %s: not a widgetd checkout (no go.mod): %w", opts.Replace, err)
 		}
 	}
+	if opts.Server == "go" && isDir(filepath.Join(abs, "widgets")) {
+		return addServer(abs, t, d)
+	}
+	files, err := renderProject(t, d)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{NPM: t.NPM, PackageJSON: t.NPM, Widget: d.Name}
+	if t.NPM {
+		res.NPMDir = "widgets"
+	}
+	return res, write(abs, files, res)
+}
+
+// renderProject renders every file of a new project: the project files, the
+// first widget from template t, its npm project files and, with d.Server,
+// the Go server.
+func renderProject(t Template, d data) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	if err := render(files, "templates/project", "", d); err != nil {
 		return nil, err
 	}
-	if err := render(files, "templates/"+t.Name, "widgets/"+opts.Widget, d); err != nil {
+	if err := render(files, "templates/"+t.Name, "widgets/"+d.Name, d); err != nil {
 		return nil, err
 	}
 	if t.NPM {
@@ -159,7 +195,7 @@ func Init(opts InitOptions) (*Result, error) {
 			return nil, err
 		}
 	}
-	if opts.Server == "go" {
+	if d.Server == "go" {
 		if err := render(files, "templates/server-go", "", d); err != nil {
 			return nil, err
 		}
@@ -169,11 +205,7 @@ func Init(opts InitOptions) (*Result, error) {
 		return nil, err
 	}
 	files["widgets/widgetd.d.ts"] = dts
-	res := &Result{NPM: t.NPM, PackageJSON: t.NPM}
-	if t.NPM {
-		res.NPMDir = "widgets"
-	}
-	return res, write(abs, files, res)
+	return files, nil
 }
 
 // New adds one widget from a template to the widgets folder widgetsDir. A
@@ -255,6 +287,17 @@ func projectName(base string) string {
 		return s
 	}
 	return "widgets"
+}
+
+// binaryName is the name go build gives a main package at the root of
+// module: its path's last element, or the one before a major version suffix.
+func binaryName(module string) string {
+	elems := strings.Split(module, "/")
+	last := elems[len(elems)-1]
+	if len(elems) > 1 && majorSuffixRE.MatchString(last) {
+		return elems[len(elems)-2]
+	}
+	return last
 }
 
 // defaultDomain is the placeholder ChatGPT domain of a new project's
