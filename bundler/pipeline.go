@@ -117,7 +117,7 @@ func (b *Builder) discover() error {
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
+			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; run `widgetd init` to create a project, or pass --root DIR (the project holding it) or --widgets DIR")
 		}
 		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
 	}

@@ -65,7 +65,7 @@ func TestCLIExitCodes(t *testing.T) {
 		{"bad flag", []string{"build", "--nope"}, exitUsage, "", "flag provided but not defined: --nope"},
 		{"extra arg", []string{"build", "--root", good, "extra"}, exitUsage, "", `unexpected argument "extra"`},
 		{"config error", []string{"build", "--root", bad}, exitError, "", `widget.json:1:17: error: unknown field "colour"`},
-		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found"},
+		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found; run `widgetd init`"},
 		{"bad public url", []string{"build", "--root", good, "--public-url", "cdn.example.com"}, exitError, "", "must be an absolute http(s) URL"},
 		{"ok", []string{"build", "--root", good}, exitOK, "ui://widget/hi.", ""},
 		{"outside the project", []string{"build", "--root", outside}, exitError, "", `index.ts:1:15: error: this import resolves to /etc/passwd, outside the project`},

@@ -42,7 +42,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	source, err := f.chooseSource(stderr)
 	if err == nil && source == "" {
-		return exitUsage
+		return exitError
 	}
 	if err == nil && f.types {
 		if f.distDir != "" {
@@ -104,7 +104,7 @@ func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, cod
 // chooseSource returns "dist" or "sources", the build check reads. With
 // neither --dist nor --widgets it is the sources when the project's widgets
 // folder exists, else its output folder (setting f.distDir), else "" after
-// saying so (a usage error). An error is the project's (widgetd.json).
+// saying so (an error, as build's for a missing widgets folder). An error is the project's (widgetd.json).
 func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
 	if f.distDir != "" {
 		return "dist", nil
@@ -123,7 +123,7 @@ func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
 		f.distDir = out
 		return "dist", nil
 	}
-	fmt.Fprintln(stderr, "widgetd check: no widgets/ or dist/ here; pass --widgets DIR or --dist DIR")
+	fmt.Fprintf(stderr, "%s: error: widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR\n", widgets, out)
 	return "", nil
 }
 
