@@ -30,6 +30,8 @@ var (
 // authorText rewrites one esbuild message for a widget author. installDir
 // is the folder holding the package.json nearest the importing file (where
 // `npm install` belongs) as messages show it, "" when unknown.
+// Notes with a location are left out of the text: they become the
+// diagnostic's Notes (see locatedNotes).
 func authorText(m api.Message, installDir string) string {
 	text := m.Text
 	notes := make([]string, 0, len(m.Notes))
@@ -39,6 +41,13 @@ func authorText(m api.Message, installDir string) string {
 	if sub := couldNotResolveRE.FindStringSubmatch(text); sub != nil {
 		return resolveText(sub[1], notes, installDir)
 	}
+	unlocated := notes[:0]
+	for _, n := range m.Notes {
+		if n.Location == nil {
+			unlocated = append(unlocated, n.Text)
+		}
+	}
+	notes = unlocated
 	if sub := noLoaderRE.FindStringSubmatch(text); sub != nil {
 		return fmt.Sprintf("widgetd cannot bundle %q files (%s); import it as %q for its URL or %q for its text, or compile it to JS/CSS first",
 			sub[1], sub[2], "./file"+sub[1]+"?url", "./file"+sub[1]+"?raw")
@@ -153,11 +162,32 @@ func (b *Builder) inlineScriptWidget(file string) *widget {
 	return b.widgetByName(name)
 }
 
-// messagesText joins esbuild messages, one per line, in widgetd's words.
+// locatedNotes returns the notes of m that point at a place, each as a
+// Note whose file is shown by file; notes about esbuild's API are dropped.
+func locatedNotes(m api.Message, file func(*api.Location) string) []Note {
+	var out []Note
+	for _, n := range m.Notes {
+		if n.Location == nil || n.Text == "" || goAPINoteRE.MatchString(n.Text) {
+			continue
+		}
+		out = append(out, Note{
+			File:    file(n.Location),
+			Line:    n.Location.Line,
+			Column:  n.Location.Column + 1,
+			Message: strings.TrimSuffix(strings.TrimSpace(n.Text), ":"),
+			Source:  n.Location.LineText,
+		})
+	}
+	return out
+}
+
+// messagesText joins esbuild messages, one per line (their located notes on
+// lines of their own), in widgetd's words.
 func messagesText(ms []api.Message) string {
 	var lines []string
+	plainFile := func(loc *api.Location) string { return loc.File }
 	for _, m := range ms {
-		d := Diagnostic{Message: authorText(m, "")}
+		d := Diagnostic{Message: authorText(m, ""), Notes: locatedNotes(m, plainFile)}
 		if m.Location != nil {
 			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
 		}

@@ -170,3 +170,44 @@ func TestCLIBuildWarnsWhatHostsBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestCLINotesInJSON: a diagnostic's located notes reach --json as
+// "notes" and the terminal as a second located line.
+func TestCLINotesInJSON(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"widgets/w/widget.json": `{}`,
+		"widgets/w/index.tsx":   "export const a = <div>\n  <h1>x</h2>\n</div>;\n",
+	})
+	code, out, errs := runCLI(t, "build", "--root", root, "--json")
+	if code != exitError {
+		t.Fatalf("exit %d, want %d", code, exitError)
+	}
+	var v struct {
+		Diagnostics []struct {
+			Message string
+			Notes   []struct {
+				File    string
+				Line    int
+				Column  int
+				Message string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	found := false
+	for _, d := range v.Diagnostics {
+		if strings.HasPrefix(d.Message, `Unexpected closing "h2"`) && len(d.Notes) == 1 &&
+			d.Notes[0].Line == 2 && d.Notes[0].Column == 4 && d.Notes[0].Message == `The opening "h1" tag is here` &&
+			strings.HasSuffix(d.Notes[0].File, filepath.Join("widgets", "w", "index.tsx")) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("--json lacks the mismatched tag with its located note:\n%s", out)
+	}
+	if !strings.Contains(errs, `index.tsx:2:4: note: The opening "h1" tag is here`) {
+		t.Errorf("stderr lacks the note's located line:\n%s", errs)
+	}
+}
