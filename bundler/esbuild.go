@@ -278,9 +278,9 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 
 // collectFor is collect for a build of the given widgets.
 func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResult, []Diagnostic, error) {
-	var diags []Diagnostic
-	errs := 0
-	for _, m := range r.Errors {
+	diags, errMsgs := b.foldMissingPackages(r.Errors)
+	errs := len(diags)
+	for _, m := range errMsgs {
 		diags = append(diags, b.messageDiag(m, false))
 		errs++
 	}
