@@ -29,6 +29,10 @@ import (
 // Version is the widgetd version recorded in manifests.
 const Version = "0.1.0"
 
+// progressDelay is how long a stage runs before Options.Progress hears of
+// it: a wait a user notices.
+const progressDelay = time.Second
+
 // defaultRetain is how many builds' hashed files dist/ keeps by default.
 const defaultRetain = 5
 
@@ -77,6 +81,11 @@ type Options struct {
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
 	Strict bool
+	// Progress, when set, is called with a one-line note when a stage of
+	// the build is taking long (compressing files that are not cached yet,
+	// mostly on a first build), so a terminal is not left silent. It does
+	// not change the output. widgetd calls it only for a terminal.
+	Progress func(note string)
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -127,6 +136,10 @@ type Builder struct {
 	// nestedReads are the files each worker and ?inline stylesheet's own
 	// build read (inputfiles.go).
 	nestedReads nestedReads
+	// progress is Options.Progress; progressDelay is how long a stage runs
+	// before it is called (tests shorten it).
+	progress      func(note string)
+	progressDelay time.Duration
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -227,7 +240,8 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
-	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
+		progress: opts.Progress, progressDelay: progressDelay}
 	b.compilers = newCompilers(b)
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err

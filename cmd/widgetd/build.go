@@ -40,7 +40,9 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr) {
+	progress := progressWriter(stderr, asJSON)
+	opts.Progress = buildProgress(progress, "build")
+	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr, progress) {
 		fmt.Fprintln(stderr, "widgetd: dist/ was not changed")
 		return exitError
 	}

@@ -49,7 +49,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "widgetd check: --types checks sources; it cannot be combined with --dist")
 			return exitUsage
 		}
-		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr) {
+		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr, progressWriter(stderr, f.asJSON)) {
 			return exitError
 		}
 	}

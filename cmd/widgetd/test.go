@@ -52,6 +52,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !asJSON {
 		opts.Log = stdout
 	}
+	progressf(progressWriter(stderr, asJSON), "widgetd test: building the widgets and starting Chromium…")
 	rep, err := widgettest.Run(ctx, opts)
 	if err != nil {
 		var be *widgettest.BuildError
