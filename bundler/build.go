@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -81,6 +82,10 @@ type Options struct {
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
 	Strict bool
+	// Skip names widgets (by folder or widget name) the build leaves out,
+	// so the others build when these do not (widgetd test renders the
+	// widgets that build).
+	Skip []string
 	// Progress, when set, is called with a one-line note when a stage of
 	// the build is taking long (compressing files that are not cached yet,
 	// mostly on a first build), so a terminal is not left silent. It does
@@ -160,16 +165,17 @@ type settings struct {
 	htmlBudget int64
 	// precompressHTML is Options.PrecompressHTML or the project file's.
 	precompressHTML bool
-	noCompress      bool   // Options.NoCompress
-	devOrigin       string // Options.DevOrigin
-	strict          bool   // Options.Strict
+	noCompress      bool     // Options.NoCompress
+	devOrigin       string   // Options.DevOrigin
+	strict          bool     // Options.Strict
+	skip            []string // Options.Skip
 }
 
 // resolveSettings resolves opts against the project file pc and the
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict, skip: slices.Clone(opts.Skip)}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()

@@ -58,6 +58,7 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"NoCache":         func(o *Options) { o.NoCache = true },
 		"DevOrigin":       func(o *Options) { o.DevOrigin = "http://localhost:5173" },
 		"Strict":          func(o *Options) { o.Strict = true },
+		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
 	}
 	// notOutput are the options that do not decide the output.
 	notOutput := map[string]bool{"Progress": true}

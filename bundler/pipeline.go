@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -140,6 +141,9 @@ func (b *Builder) discover() error {
 		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
+		if slices.Contains(b.skip, e.Name()) {
+			continue
+		}
 		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
 			err = b.contain.checkWidget(w)
@@ -153,6 +157,9 @@ func (b *Builder) discover() error {
 			} else {
 				diags = append(diags, Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
 			}
+			continue
+		}
+		if slices.Contains(b.skip, w.Config.Name) {
 			continue
 		}
 		if other, dup := byName[w.Config.Name]; dup {
