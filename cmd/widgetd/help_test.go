@@ -23,6 +23,11 @@ func TestHelpGolden(t *testing.T) {
 		t.Fatalf("widgetd help: exit %d, stderr %q", code, errs)
 	}
 	checkGolden(t, "widgetd", top)
+	for _, alt := range [][]string{{"--help"}, {"-h"}, {"help", "help"}} {
+		if code, out, errs := runCLI(t, alt...); code != exitOK || out != top || errs != "" {
+			t.Errorf("widgetd %v: exit %d, stderr %q, and its help differs from widgetd help:\n%s", alt, code, errs, out)
+		}
+	}
 	for _, c := range commands() {
 		if c.run == nil {
 			continue
