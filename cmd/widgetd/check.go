@@ -40,7 +40,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if !ok {
 		return code
 	}
-	source, err := f.chooseSource(stderr)
+	source, err := f.chooseSource(stdout, stderr)
 	if err == nil && source == "" {
 		return exitError
 	}
@@ -104,8 +104,10 @@ func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, cod
 // chooseSource returns "dist" or "sources", the build check reads. With
 // neither --dist nor --widgets it is the sources when the project's widgets
 // folder exists, else its output folder (setting f.distDir), else "" after
-// saying so (an error, as build's for a missing widgets folder). An error is the project's (widgetd.json).
-func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
+// saying so (an error, as build's for a missing widgets folder; with
+// --json also as the JSON report on stdout). An error is the project's
+// (widgetd.json).
+func (f *checkFlags) chooseSource(stdout, stderr io.Writer) (string, error) {
 	if f.distDir != "" {
 		return "dist", nil
 	}
@@ -123,7 +125,11 @@ func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
 		f.distDir = out
 		return "dist", nil
 	}
-	fmt.Fprintf(stderr, "%s: error: widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR\n", widgets, out)
+	d := bundler.Diagnostic{File: widgets, Message: fmt.Sprintf("widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR", out)}
+	if f.asJSON {
+		writeCheckJSON(stdout, checkOutput{OK: false, Findings: []audit.Finding{}, Error: d.Message, Diagnostics: []bundler.Diagnostic{d}})
+	}
+	fmt.Fprintln(stderr, d.String())
 	return "", nil
 }
 

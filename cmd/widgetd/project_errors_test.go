@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -52,6 +53,25 @@ func TestProjectErrorsAgree(t *testing.T) {
 					t.Logf("stdout: %s\nstderr: %s", out, errs)
 				}
 			})
+		}
+	}
+}
+
+// TestCheckJSONWithoutProject: check --json with no widgets folder still
+// prints a JSON report (ok false, the diagnostic) and exits 1, as build
+// --json does.
+func TestCheckJSONWithoutProject(t *testing.T) {
+	for _, cmd := range []string{"check", "build"} {
+		code, out, _ := runCLI(t, cmd, "--root", t.TempDir(), "--json")
+		var v struct {
+			OK          bool `json:"ok"`
+			Diagnostics []struct {
+				Message string `json:"message"`
+			} `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil || code != exitError || v.OK || len(v.Diagnostics) != 1 ||
+			!strings.Contains(v.Diagnostics[0].Message, "run `widgetd init`") {
+			t.Errorf("%s --json: exit %d, %v:\n%s", cmd, code, err, out)
 		}
 	}
 }
