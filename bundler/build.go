@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -28,6 +29,10 @@ import (
 
 // Version is the widgetd version recorded in manifests.
 const Version = "0.1.0"
+
+// progressDelay is how long a stage runs before Options.Progress hears of
+// it: a wait a user notices.
+const progressDelay = time.Second
 
 // defaultRetain is how many builds' hashed files dist/ keeps by default.
 const defaultRetain = 5
@@ -77,6 +82,15 @@ type Options struct {
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
 	Strict bool
+	// Skip names widgets (by folder or widget name) the build leaves out,
+	// so the others build when these do not (widgetd test renders the
+	// widgets that build).
+	Skip []string
+	// Progress, when set, is called with a one-line note when a stage of
+	// the build is taking long (compressing files that are not cached yet,
+	// mostly on a first build), so a terminal is not left silent. It does
+	// not change the output. widgetd calls it only for a terminal.
+	Progress func(note string)
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -127,6 +141,10 @@ type Builder struct {
 	// nestedReads are the files each worker and ?inline stylesheet's own
 	// build read (inputfiles.go).
 	nestedReads nestedReads
+	// progress is Options.Progress; progressDelay is how long a stage runs
+	// before it is called (tests shorten it).
+	progress      func(note string)
+	progressDelay time.Duration
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -147,16 +165,17 @@ type settings struct {
 	htmlBudget int64
 	// precompressHTML is Options.PrecompressHTML or the project file's.
 	precompressHTML bool
-	noCompress      bool   // Options.NoCompress
-	devOrigin       string // Options.DevOrigin
-	strict          bool   // Options.Strict
+	noCompress      bool     // Options.NoCompress
+	devOrigin       string   // Options.DevOrigin
+	strict          bool     // Options.Strict
+	skip            []string // Options.Skip
 }
 
 // resolveSettings resolves opts against the project file pc and the
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict, skip: slices.Clone(opts.Skip)}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()
@@ -227,7 +246,8 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
-	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap}
+	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
+		progress: opts.Progress, progressDelay: progressDelay}
 	b.compilers = newCompilers(b)
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err

@@ -400,7 +400,7 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	if errors.As(err, &mp) && !strings.Contains(" "+hint+" ", " "+mp.Package+" ") && !strings.HasPrefix(hint, mp.Package+"@") {
 		hint = mp.Package // e.g. a Tailwind @plugin or a PostCSS plugin
 	}
-	install := fmt.Sprintf("run `npm install -D %s` in %s", hint, c.b.displayPath(installDir)+string(filepath.Separator))
+	install := fmt.Sprintf("run `%s` in %s", addCommand(packageManager(installDir, c.b.root), "-D "+hint), c.b.displayPath(installDir)+string(filepath.Separator))
 	var text string
 	loc := &api.Location{File: rel}
 	switch {
@@ -427,7 +427,11 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	default:
 		text = fmt.Sprintf("%s%s: %v", widget, what[op], err)
 	}
-	return api.OnLoadResult{Errors: []api.Message{{Text: text, Location: loc}}}
+	msg := api.Message{Text: text, Location: loc}
+	if errors.As(err, &mp) && !errors.Is(err, jscompile.ErrNoNode) {
+		msg.Detail = missingPackage{pkg: mp.Package, dir: installDir}
+	}
+	return api.OnLoadResult{Errors: []api.Message{msg}}
 }
 
 // quotedName is the `name` a compiler quotes in a message without a position

@@ -266,12 +266,30 @@ func encode(enc string, data []byte) ([]byte, error) {
 // allows. A NoCompress build does not call it.
 func (b *Builder) precompress(ctx context.Context, files []*distFile) error {
 	jobs := b.compressJobs(files)
+	if b.progress != nil && len(jobs) > 0 {
+		note := func() {
+			b.progress(fmt.Sprintf("compressing %d file(s) with brotli and gzip; files not in the cache (%s) take a while on a first build", len(jobs)/len(encodingOrder), b.cacheNote()))
+		}
+		if b.progressDelay <= 0 {
+			note()
+		} else {
+			defer time.AfterFunc(b.progressDelay, note).Stop()
+		}
+	}
 	results, err := b.runCompressJobs(ctx, jobs)
 	if err != nil {
 		return err
 	}
 	keepEncodings(jobs, results)
 	return nil
+}
+
+// cacheNote names the compression cache folder for a progress note.
+func (b *Builder) cacheNote() string {
+	if b.cache.dir == "" {
+		return "no cache folder"
+	}
+	return b.displayPath(b.cache.dir)
 }
 
 // compressJob is one encoding of one file.

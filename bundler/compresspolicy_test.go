@@ -6,7 +6,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
@@ -129,5 +131,46 @@ func TestResultTimings(t *testing.T) {
 	sum := tm.Discover + tm.Esbuild + tm.Render + tm.Minify + tm.Hash + tm.Compress + tm.Write + tm.Record + tm.BridgeWait
 	if sum > res.Duration {
 		t.Errorf("stages add up to %v, more than the build's %v", sum, res.Duration)
+	}
+}
+
+// TestCompressionProgress: a compression that runs past the progress
+// delay (zero here: announced as it starts) is announced once through Options.Progress; a build
+// that compresses nothing, or has no Progress, says nothing.
+func TestCompressionProgress(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"widgets/w/widget.json": `{}`,
+		"widgets/w/index.ts":    "document.body.append(" + strconv.Quote(strings.Repeat("progress ", 400)) + ");",
+	})
+	for _, tc := range []struct {
+		name       string
+		noCompress bool
+		want       int
+	}{
+		{"compressing", false, 1},
+		{"no compression", true, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var mu sync.Mutex
+			var notes []string
+			b, err := New(Options{Root: root, OutDir: filepath.Join(t.TempDir(), "dist"), PublicURL: "https://cdn.example.com", NoCache: true, NoCompress: tc.noCompress,
+				Progress: func(n string) { mu.Lock(); notes = append(notes, n); mu.Unlock() }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			b.progressDelay = 0
+			if _, err := b.Build(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(notes) != tc.want {
+				t.Fatalf("notes %q, want %d", notes, tc.want)
+			}
+			if tc.want > 0 && !strings.Contains(notes[0], "compressing") {
+				t.Errorf("note %q does not say it is compressing", notes[0])
+			}
+		})
 	}
 }

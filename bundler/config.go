@@ -344,7 +344,7 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 			}
 		}
 		if c.Entry == "" {
-			return doc.errAt(0, "no entry found in %s; add index.html or index.tsx (or set \"entry\")", filepath.Dir(w.ConfigFile))
+			return doc.errAt(0, "no entry found in %s; add one of %s, or set \"entry\" in widget.json", filepath.Dir(w.ConfigFile), strings.Join(candidates, ", "))
 		}
 	} else if filepath.IsAbs(c.Entry) || strings.Contains(filepath.ToSlash(c.Entry), "\\") {
 		return doc.errPath("entry", "entry %q must be a path relative to the widget folder", c.Entry)

@@ -23,25 +23,36 @@ type Diagnostic struct {
 	// build's own limits (CodeOutsideProject, CodeSourceTooLarge,
 	// CodeHTMLBudget); widgetd check reports it as the rule of that name.
 	Code string `json:"code,omitempty"`
+	// Notes point at other places the problem involves (esbuild's "The
+	// opening "h1" tag is here"), each printed as a located line of its own.
+	Notes []Note `json:"notes,omitempty"`
+}
+
+// Note is a located remark on a Diagnostic: the second place a problem
+// involves, such as the tag a closing tag does not match.
+type Note struct {
+	// File, Line, Column and Source are as in Diagnostic.
+	File   string `json:"file"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+	// Message is the remark.
+	Message string `json:"message"`
+	Source  string `json:"source,omitempty"`
 }
 
 // String formats the diagnostic as file:line:col: message, followed by the
-// source line and a caret when the source is known.
+// source line and a caret when the source is known, then each note the
+// same way as file:line:col: note: message.
 func (d Diagnostic) String() string {
 	var b strings.Builder
-	b.WriteString(d.Location())
+	severity := "error"
 	if d.Warning {
-		b.WriteString(": warning: ")
-	} else {
-		b.WriteString(": error: ")
+		severity = "warning"
 	}
-	b.WriteString(d.Message)
-	if d.Source != "" {
-		src := strings.ReplaceAll(d.Source, "\t", " ")
-		fmt.Fprintf(&b, "\n    %s", src)
-		if d.Column > 0 && d.Column <= len(src)+1 {
-			fmt.Fprintf(&b, "\n    %s^", strings.Repeat(" ", d.Column-1))
-		}
+	writeLocated(&b, d.File, d.Line, d.Column, severity, d.Message, d.Source)
+	for _, n := range d.Notes {
+		b.WriteString("\n")
+		writeLocated(&b, n.File, n.Line, n.Column, "note", n.Message, n.Source)
 	}
 	return b.String()
 }
@@ -66,6 +77,26 @@ func (d Diagnostic) Location() string {
 func DiagnosticAt(file string, src []byte, off int) Diagnostic {
 	line, col, text := lineCol(src, off)
 	return Diagnostic{File: file, Line: line, Column: col, Source: text}
+}
+
+// writeLocated writes file:line:col: kind: message and, when source is
+// known, the source line with a caret under the column.
+func writeLocated(b *strings.Builder, file string, line, col int, kind, message, source string) {
+	b.WriteString(file)
+	if line > 0 {
+		fmt.Fprintf(b, ":%d", line)
+		if col > 0 {
+			fmt.Fprintf(b, ":%d", col)
+		}
+	}
+	fmt.Fprintf(b, ": %s: %s", kind, message)
+	if source != "" {
+		src := strings.ReplaceAll(source, "\t", " ")
+		fmt.Fprintf(b, "\n    %s", src)
+		if col > 0 && col <= len(src)+1 {
+			fmt.Fprintf(b, "\n    %s^", strings.Repeat(" ", col-1))
+		}
+	}
 }
 
 // Error reports one or more diagnostics that failed a build. Its message lists

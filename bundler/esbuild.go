@@ -278,9 +278,9 @@ func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error
 
 // collectFor is collect for a build of the given widgets.
 func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResult, []Diagnostic, error) {
-	var diags []Diagnostic
-	errs := 0
-	for _, m := range r.Errors {
+	diags, errMsgs := b.foldMissingPackages(r.Errors)
+	errs := len(diags)
+	for _, m := range errMsgs {
 		diags = append(diags, b.messageDiag(m, false))
 		errs++
 	}
@@ -333,21 +333,9 @@ func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResul
 func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 	m = b.absLocation(m)
 	d := Diagnostic{Message: b.authorMessage(m), Warning: warning, Code: limitCode(m.PluginName)}
+	d.Notes = locatedNotes(m, func(loc *api.Location) string { return b.locationFile(b.absLoc(loc)) })
 	if m.Location != nil {
-		file := m.Location.File
-		if ns := m.Location.Namespace; ns == bridgeNamespace {
-			file, _, _ = strings.Cut(file, resolveDirMark)
-			file = "widgetd bridge: " + file
-		} else if w := b.inlineScriptWidget(file); w != nil {
-			file = b.displayPath(w.Entry)
-		} else if ns == entryNamespace {
-			if w := b.widgetByName(file); w != nil {
-				file = b.displayPath(w.Entry)
-			}
-		} else {
-			file = b.displayPath(filepath.Join(b.root, file))
-		}
-		d.File = file
+		d.File = b.locationFile(m.Location)
 		d.Line = m.Location.Line
 		d.Column = m.Location.Column + 1
 		d.Source = m.Location.LineText
@@ -358,6 +346,25 @@ func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
 		}
 	}
 	return d
+}
+
+// locationFile names the file of an esbuild location as messages show it:
+// relative to the working directory, the widget's entry for its generated
+// entry and inline scripts, "widgetd bridge: …" for the client bridge.
+func (b *Builder) locationFile(loc *api.Location) string {
+	file := loc.File
+	if ns := loc.Namespace; ns == bridgeNamespace || strings.HasPrefix(file, bridgeNamespace+":") {
+		file = strings.TrimPrefix(file, bridgeNamespace+":")
+		file, _, _ = strings.Cut(file, resolveDirMark)
+		return "widgetd bridge: " + file
+	} else if w := b.inlineScriptWidget(file); w != nil {
+		return b.displayPath(w.Entry)
+	} else if ns == entryNamespace {
+		if w := b.widgetByName(file); w != nil {
+			return b.displayPath(w.Entry)
+		}
+	}
+	return b.displayPath(filepath.Join(b.root, file))
 }
 
 // displayPath shows p as messages name it: relative to the working

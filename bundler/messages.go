@@ -29,16 +29,26 @@ var (
 
 // authorText rewrites one esbuild message for a widget author. installDir
 // is the folder holding the package.json nearest the importing file (where
-// `npm install` belongs) as messages show it, "" when unknown.
-func authorText(m api.Message, installDir string) string {
+// `npm install` belongs) as messages show it, "" when unknown; pm is the
+// package manager that installs there.
+// Notes with a location are left out of the text: they become the
+// diagnostic's Notes (see locatedNotes).
+func authorText(m api.Message, installDir, pm string) string {
 	text := m.Text
 	notes := make([]string, 0, len(m.Notes))
 	for _, n := range m.Notes {
 		notes = append(notes, n.Text)
 	}
 	if sub := couldNotResolveRE.FindStringSubmatch(text); sub != nil {
-		return resolveText(sub[1], notes, installDir)
+		return resolveText(sub[1], notes, installDir, pm)
 	}
+	unlocated := notes[:0]
+	for _, n := range m.Notes {
+		if n.Location == nil {
+			unlocated = append(unlocated, n.Text)
+		}
+	}
+	notes = unlocated
 	if sub := noLoaderRE.FindStringSubmatch(text); sub != nil {
 		return fmt.Sprintf("widgetd cannot bundle %q files (%s); import it as %q for its URL or %q for its text, or compile it to JS/CSS first",
 			sub[1], sub[2], "./file"+sub[1]+"?url", "./file"+sub[1]+"?raw")
@@ -49,9 +59,9 @@ func authorText(m api.Message, installDir string) string {
 	return joinNotes(text, notes)
 }
 
-// resolveText explains an import that did not resolve; installDir is as
-// authorText's.
-func resolveText(spec string, notes []string, installDir string) string {
+// resolveText explains an import that did not resolve; installDir and pm
+// (the package manager: npm, pnpm or yarn) are as authorText's.
+func resolveText(spec string, notes []string, installDir, pm string) string {
 	head := fmt.Sprintf("Could not resolve %q", spec)
 	var exported, conds string
 	for _, n := range notes {
@@ -70,7 +80,7 @@ func resolveText(spec string, notes []string, installDir string) string {
 		if installDir != "" {
 			where = installDir
 		}
-		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in %s (Node.js is needed)", head, where)
+		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `%s` in %s (Node.js is needed)", head, addCommand(pm, "-D tailwindcss @tailwindcss/node @tailwindcss/oxide"), where)
 	}
 	if exported != "" {
 		msg := head + ": " + exported
@@ -88,7 +98,7 @@ func resolveText(spec string, notes []string, installDir string) string {
 		if installDir != "" {
 			where = installDir
 		}
-		return fmt.Sprintf("%s: the package %q is not installed; run `npm install %s` in %s", head, pkg, pkg, where)
+		return fmt.Sprintf("%s: the package %q is not installed; run `%s` in %s", head, pkg, addCommand(pm, pkg), where)
 	}
 	return head + ": no such file; check the path (relative to the importing file) and its extension"
 }
@@ -131,15 +141,11 @@ func installDirFor(root, file string) string {
 
 // authorMessage is authorText for a message of this project's build.
 func (b *Builder) authorMessage(m api.Message) string {
-	dir := ""
-	if m.Location != nil {
-		if w := b.inlineScriptWidget(m.Location.File); w != nil {
-			dir = installDirFor("", w.Entry)
-		} else if m.Location.Namespace == "" || m.Location.Namespace == "file" {
-			dir = installDirFor(b.root, m.Location.File)
-		}
+	dir := b.importerInstallDir(m.Location)
+	if dir == "" {
+		return authorText(m, "", "npm")
 	}
-	return authorText(m, b.displayPath(dir))
+	return authorText(m, b.displayPath(dir), packageManager(dir, b.root))
 }
 
 // inlineScriptWidget returns the widget whose inline script a message's
@@ -153,11 +159,32 @@ func (b *Builder) inlineScriptWidget(file string) *widget {
 	return b.widgetByName(name)
 }
 
-// messagesText joins esbuild messages, one per line, in widgetd's words.
+// locatedNotes returns the notes of m that point at a place, each as a
+// Note whose file is shown by file; notes about esbuild's API are dropped.
+func locatedNotes(m api.Message, file func(*api.Location) string) []Note {
+	var out []Note
+	for _, n := range m.Notes {
+		if n.Location == nil || n.Text == "" || goAPINoteRE.MatchString(n.Text) {
+			continue
+		}
+		out = append(out, Note{
+			File:    file(n.Location),
+			Line:    n.Location.Line,
+			Column:  n.Location.Column + 1,
+			Message: strings.TrimSuffix(strings.TrimSpace(n.Text), ":"),
+			Source:  n.Location.LineText,
+		})
+	}
+	return out
+}
+
+// messagesText joins esbuild messages, one per line (their located notes on
+// lines of their own), in widgetd's words.
 func messagesText(ms []api.Message) string {
 	var lines []string
+	plainFile := func(loc *api.Location) string { return loc.File }
 	for _, m := range ms {
-		d := Diagnostic{Message: authorText(m, "")}
+		d := Diagnostic{Message: authorText(m, "", "npm"), Notes: locatedNotes(m, plainFile)}
 		if m.Location != nil {
 			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
 		}

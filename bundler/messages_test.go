@@ -95,3 +95,40 @@ func TestAuthorMessages(t *testing.T) {
 		})
 	}
 }
+
+// TestLocatedNotes builds a real JSX error whose esbuild note points at
+// another place (the opening tag a closing tag does not match): the note
+// is kept as a located Note, printed as a line of its own, and left out of
+// the message text.
+func TestLocatedNotes(t *testing.T) {
+	root := oneWidgetProject(t, map[string]string{
+		"widgets/w/index.tsx": "const title = \"x\";\nexport const a = <div>\n  <h1>{title}</h2>\n</div>;\n",
+	})
+	_, err := Build(context.Background(), Options{Root: root, NoCompress: true, NoCache: true})
+	var mismatch *Diagnostic
+	for _, d := range AsDiagnostics(err) {
+		if strings.HasPrefix(d.Message, `Unexpected closing "h2" tag`) {
+			mismatch = &d
+		}
+	}
+	if mismatch == nil {
+		t.Fatalf("no mismatched-tag diagnostic in: %v", err)
+	}
+	if strings.Contains(mismatch.Message, "is here") {
+		t.Errorf("the note is still joined into the message: %q", mismatch.Message)
+	}
+	want := Note{File: "widgets/w/index.tsx", Line: 3, Column: 4, Message: `The opening "h1" tag is here`, Source: "  <h1>{title}</h2>"}
+	if len(mismatch.Notes) != 1 || mismatch.Notes[0] != want {
+		t.Fatalf("notes = %+v, want [%+v]", mismatch.Notes, want)
+	}
+	text := mismatch.String()
+	wantText := "widgets/w/index.tsx:3:16: error: Unexpected closing \"h2\" tag does not match opening \"h1\" tag\n" +
+		"      <h1>{title}</h2>\n" +
+		"                   ^\n" +
+		"widgets/w/index.tsx:3:4: note: The opening \"h1\" tag is here\n" +
+		"      <h1>{title}</h2>\n" +
+		"       ^"
+	if text != wantText {
+		t.Errorf("String() =\n%s\nwant\n%s", text, wantText)
+	}
+}

@@ -35,19 +35,27 @@ func (b *Builder) absLocation(m api.Message) api.Message {
 	if m.Location == nil {
 		return m
 	}
+	m.Location = b.absLoc(m.Location)
+	return m
+}
+
+// absLoc is absLocation for one location (nil stays nil).
+func (b *Builder) absLoc(loc *api.Location) *api.Location {
+	if loc == nil {
+		return nil
+	}
 	for _, ns := range rootRelNamespaces {
 		// esbuild leaves Namespace empty in some locations (an import
 		// that does not resolve); the file's prefix still names it.
-		rel, ok := strings.CutPrefix(m.Location.File, ns+":")
-		if !ok || (m.Location.Namespace != ns && m.Location.Namespace != "") {
+		rel, ok := strings.CutPrefix(loc.File, ns+":")
+		if !ok || (loc.Namespace != ns && loc.Namespace != "") {
 			continue
 		}
-		loc := *m.Location
-		loc.File = ns + ":" + rootFile(b.root, rel)
-		m.Location = &loc
-		return m
+		abs := *loc
+		abs.File = ns + ":" + rootFile(b.root, rel)
+		return &abs
 	}
-	return m
+	return loc
 }
 
 // absLocations is absLocation for each message.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -117,7 +118,7 @@ func (b *Builder) discover() error {
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; create it with one folder per widget, or pass --widgets")
+			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; run `widgetd init` to create a project, or pass --root DIR (the project holding it) or --widgets DIR")
 		}
 		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
 	}
@@ -140,6 +141,9 @@ func (b *Builder) discover() error {
 		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
+		if slices.Contains(b.skip, e.Name()) {
+			continue
+		}
 		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
 			err = b.contain.checkWidget(w)
@@ -153,6 +157,9 @@ func (b *Builder) discover() error {
 			} else {
 				diags = append(diags, Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
 			}
+			continue
+		}
+		if slices.Contains(b.skip, w.Config.Name) {
 			continue
 		}
 		if other, dup := byName[w.Config.Name]; dup {

@@ -27,6 +27,8 @@ type Options struct {
 	Root string
 	// WidgetsDir holds one folder per widget; default the project's setting.
 	WidgetsDir string
+	// Skip names widgets the preview leaves out (bundler.Options.Skip).
+	Skip []string
 	// Addr is the preview listener (pages, live-reload events, built files);
 	// default DefaultAddr. Port 0 picks a free port.
 	Addr string
@@ -151,6 +153,7 @@ func New(opts Options) (*Server, error) {
 		PublicURL:  opts.PublicURL,
 		NoCompress: true,
 		DevOrigin:  s.previewOrigin,
+		Skip:       opts.Skip,
 	})
 	if err != nil {
 		s.closeListeners()

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -15,35 +14,36 @@ import (
 )
 
 func runVersion(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		return flagExit(err)
+	fs := newFlagSet("version", "", "Prints the widgetd version.\n", stdout, stderr)
+	if code, ok := fs.parse(args); !ok {
+		return code
 	}
 	fmt.Fprintf(stdout, "widgetd %s\n", version)
 	return exitOK
 }
 
 func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("build", "Usage: widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--strict] [--types] [--json]",
+	fs := newFlagSet("build", "",
 		"Bundles every widgets/<name>/ (widget.json + sources) into content-hashed,\n"+
-			"precompressed UI resources and writes dist/ with manifest.json atomically.\n", stderr)
+			"precompressed UI resources and writes dist/ with manifest.json atomically.\n", stdout, stderr)
 	var opts bundler.Options
 	var asJSON bool
 	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
-	fs.StringVar(&opts.OutDir, "out", "", "output folder (default: dist)")
-	fs.StringVar(&opts.PublicURL, "public-url", "", "URL dist/ is served from; makes JS/CSS external and adds its origin to the CSP")
-	fs.IntVar(&opts.Retain, "retain", 0, "builds to keep in dist/ so cached templates keep loading (default 5)")
-	fs.StringVar(&opts.CacheDir, "cache-dir", "", "where compressed files are cached by content hash (default: "+cachedir.Default()+")")
+	fs.StringVar(&opts.OutDir, "out", "", "output `dir` (default: dist)")
+	fs.StringVar(&opts.PublicURL, "public-url", "", "`URL` dist/ is served from; makes JS/CSS external and adds its origin to the CSP")
+	fs.IntVar(&opts.Retain, "retain", 0, "`number` of builds to keep in dist/ so cached templates keep loading (default 5)")
+	fs.StringVar(&opts.CacheDir, "cache-dir", "", "`dir` where compressed files are cached by content hash (default: "+cachedir.Default()+")")
 	fs.BoolVar(&opts.NoCache, "no-cache", false, "do not use the compression cache folder (the previous dist/ is still reused)")
 	fs.BoolVar(&opts.PrecompressHTML, "precompress-html", false, "also write .br/.gz of the widget HTML documents (hosts read them via resources/read; only useful when the HTML is served over HTTP)")
 	fs.BoolVar(&asJSON, "json", false, "print the result as JSON")
 	fs.BoolVar(&opts.Strict, "strict", false, "fail when a widget's HTML is over the budget (widgetd.json htmlBudget, default 1 MiB) instead of warning")
 	types := fs.Bool("types", false, "type-check first with the project's tsc --noEmit (node_modules/typescript); type errors fail the build")
-	if code, ok := parseArgs(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
-	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr) {
+	progress := progressWriter(stderr, asJSON)
+	opts.Progress = buildProgress(progress, "build")
+	if *types && !typeCheck(ctx, "build", opts.Root, opts.WidgetsDir, stderr, progress) {
 		fmt.Fprintln(stderr, "widgetd: dist/ was not changed")
 		return exitError
 	}

@@ -60,12 +60,12 @@ func TestCLIExitCodes(t *testing.T) {
 		{"no args", nil, exitUsage, "", "Usage: widgetd <command>"},
 		{"unknown command", []string{"frobnicate"}, exitUsage, "", `unknown command "frobnicate"`},
 		{"help", []string{"help"}, exitOK, "Commands:", ""},
-		{"help build", []string{"help", "build"}, exitOK, "", "Usage: widgetd build"},
+		{"help build", []string{"help", "build"}, exitOK, "Usage: widgetd build", ""},
 		{"version", []string{"version"}, exitOK, "widgetd ", ""},
-		{"bad flag", []string{"build", "--nope"}, exitUsage, "", "flag provided but not defined: -nope"},
+		{"bad flag", []string{"build", "--nope"}, exitUsage, "", "flag provided but not defined: --nope"},
 		{"extra arg", []string{"build", "--root", good, "extra"}, exitUsage, "", `unexpected argument "extra"`},
 		{"config error", []string{"build", "--root", bad}, exitError, "", `widget.json:1:17: error: unknown field "colour"`},
-		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found"},
+		{"missing widgets", []string{"build", "--root", good, "--widgets", "nope"}, exitError, "", "widgets folder not found; run `widgetd init`"},
 		{"bad public url", []string{"build", "--root", good, "--public-url", "cdn.example.com"}, exitError, "", "must be an absolute http(s) URL"},
 		{"ok", []string{"build", "--root", good}, exitOK, "ui://widget/hi.", ""},
 		{"outside the project", []string{"build", "--root", outside}, exitError, "", `index.ts:1:15: error: this import resolves to /etc/passwd, outside the project`},
@@ -168,5 +168,46 @@ func TestCLIBuildWarnsWhatHostsBlock(t *testing.T) {
 			!strings.HasSuffix(got.Result.Warnings[0].File, "f.woff2") {
 			t.Errorf("build %d: --json result %+v", i+1, got.Result)
 		}
+	}
+}
+
+// TestCLINotesInJSON: a diagnostic's located notes reach --json as
+// "notes" and the terminal as a second located line.
+func TestCLINotesInJSON(t *testing.T) {
+	root := writeProject(t, map[string]string{
+		"widgets/w/widget.json": `{}`,
+		"widgets/w/index.tsx":   "export const a = <div>\n  <h1>x</h2>\n</div>;\n",
+	})
+	code, out, errs := runCLI(t, "build", "--root", root, "--json")
+	if code != exitError {
+		t.Fatalf("exit %d, want %d", code, exitError)
+	}
+	var v struct {
+		Diagnostics []struct {
+			Message string
+			Notes   []struct {
+				File    string
+				Line    int
+				Column  int
+				Message string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	found := false
+	for _, d := range v.Diagnostics {
+		if strings.HasPrefix(d.Message, `Unexpected closing "h2"`) && len(d.Notes) == 1 &&
+			d.Notes[0].Line == 2 && d.Notes[0].Column == 4 && d.Notes[0].Message == `The opening "h1" tag is here` &&
+			strings.HasSuffix(d.Notes[0].File, filepath.Join("widgets", "w", "index.tsx")) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("--json lacks the mismatched tag with its located note:\n%s", out)
+	}
+	if !strings.Contains(errs, `index.tsx:2:4: note: The opening "h1" tag is here`) {
+		t.Errorf("stderr lacks the note's located line:\n%s", errs)
 	}
 }

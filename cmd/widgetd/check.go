@@ -36,20 +36,20 @@ type checkFlags struct {
 // finding. Exit codes: 0 clean, 1 errors (or warnings with --strict) or a
 // build that cannot be loaded, 2 usage.
 func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	f, code, ok := parseCheckFlags(args, stderr)
+	f, code, ok := parseCheckFlags(args, stdout, stderr)
 	if !ok {
 		return code
 	}
-	source, err := f.chooseSource(stderr)
+	source, err := f.chooseSource(stdout, stderr)
 	if err == nil && source == "" {
-		return exitUsage
+		return exitError
 	}
 	if err == nil && f.types {
 		if f.distDir != "" {
 			fmt.Fprintln(stderr, "widgetd check: --types checks sources; it cannot be combined with --dist")
 			return exitUsage
 		}
-		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr) {
+		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr, progressWriter(stderr, f.asJSON)) {
 			return exitError
 		}
 	}
@@ -71,23 +71,23 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // parseCheckFlags parses and validates check's flags; when ok is false the
 // command returns code.
-func parseCheckFlags(args []string, stderr io.Writer) (f checkFlags, code int, ok bool) {
-	fs := newFlagSet("check", "Usage: widgetd check [--dist DIR | --widgets DIR] [--types] [--json] [--strict] [--budget-inline BYTES] [--budget-transfer BYTES]",
+func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, code int, ok bool) {
+	fs := newFlagSet("check", "",
 		"Runs the audit a store review would: CSP coverage of every URL the widgets load,\n"+
 			"resource metadata, widget domain, eval, sizes and HTML validity. Without --dist,\n"+
 			"widget sources are assembled in memory first. Prints one line per finding:\n"+
 			"  widget: rule-id: severity: message (how to fix)\n"+
 			"Rules are documented in docs/check.md. Exit status: 0 clean, 1 errors\n"+
-			"(or warnings with --strict), 2 usage.\n", stderr)
-	fs.StringVar(&f.distDir, "dist", "", "check this built dist/ folder")
-	projectFlags(fs, &f.root, &f.widgetsDir, "check these widget sources, assembled in memory (dist/ is not touched)")
-	fs.StringVar(&f.publicURL, "public-url", "", "with sources: the URL dist/ will be served from, as for widgetd build")
+			"(or warnings with --strict), 2 usage. --dist excludes --widgets and --public-url.\n", stdout, stderr)
+	fs.StringVar(&f.distDir, "dist", "", "check this built dist/ `dir`")
+	projectFlags(fs, &f.root, &f.widgetsDir, "check the widget sources in this `dir`, assembled in memory (dist/ is not touched)")
+	fs.StringVar(&f.publicURL, "public-url", "", "with sources: the `URL` dist/ will be served from, as for widgetd build")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
 	fs.BoolVar(&f.types, "types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
 	fs.Int64Var(&f.opts.InlineBudget, "budget-inline", check.DefaultInlineBudget, "largest inline widget document in `bytes`")
 	fs.Int64Var(&f.opts.TransferBudget, "budget-transfer", check.DefaultTransferBudget, "largest compressed transfer per widget in `bytes`")
-	if code, ok := parseArgs(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return f, code, false
 	}
 	if f.distDir != "" && (f.widgetsDir != "" || f.publicURL != "") {
@@ -104,8 +104,10 @@ func parseCheckFlags(args []string, stderr io.Writer) (f checkFlags, code int, o
 // chooseSource returns "dist" or "sources", the build check reads. With
 // neither --dist nor --widgets it is the sources when the project's widgets
 // folder exists, else its output folder (setting f.distDir), else "" after
-// saying so (a usage error). An error is the project's (widgetd.json).
-func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
+// saying so (an error, as build's for a missing widgets folder; with
+// --json also as the JSON report on stdout). An error is the project's
+// (widgetd.json).
+func (f *checkFlags) chooseSource(stdout, stderr io.Writer) (string, error) {
 	if f.distDir != "" {
 		return "dist", nil
 	}
@@ -123,7 +125,11 @@ func (f *checkFlags) chooseSource(stderr io.Writer) (string, error) {
 		f.distDir = out
 		return "dist", nil
 	}
-	fmt.Fprintln(stderr, "widgetd check: no widgets/ or dist/ here; pass --widgets DIR or --dist DIR")
+	d := bundler.Diagnostic{File: widgets, Message: fmt.Sprintf("widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR", out)}
+	if f.asJSON {
+		writeCheckJSON(stdout, checkOutput{OK: false, Findings: []audit.Finding{}, Error: d.Message, Diagnostics: []bundler.Diagnostic{d}})
+	}
+	fmt.Fprintln(stderr, d.String())
 	return "", nil
 }
 

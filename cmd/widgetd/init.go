@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,25 +11,6 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/scaffold"
 )
-
-// parseOneArg parses flags given before and after one optional positional
-// argument (widgetd init [dir] [flags]).
-func parseOneArg(fs *flag.FlagSet, args []string) (arg string, code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		return "", flagExit(err), false
-	}
-	if fs.NArg() > 0 {
-		arg = fs.Arg(0)
-		if err := fs.Parse(fs.Args()[1:]); err != nil {
-			return "", flagExit(err), false
-		}
-		if fs.NArg() > 0 {
-			fmt.Fprintf(fs.Output(), "widgetd %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
-			return "", exitUsage, false
-		}
-	}
-	return arg, exitOK, true
-}
 
 func templateHelp() string {
 	var b strings.Builder
@@ -42,21 +22,22 @@ func templateHelp() string {
 
 // runInit scaffolds a new project.
 func runInit(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("init", "Usage: widgetd init [dir] [--template NAME] [--widget NAME] [--server go [--module PATH] [--replace DIR]]",
+	fs := newFlagSet("init", "[dir]",
 		"Writes a widget project into dir (default: the current folder): widgets/<name>/ with\n"+
 			"widget.json, sources and fixtures, tsconfig.json, widgetd.d.ts, the JSON Schemas,\n"+
 			"package.json when the template needs npm packages, and optionally a Go MCP server.\n"+
 			"Nothing is overwritten: --server go in a project with widgets/ adds the server,\n"+
 			"keeping existing files. Templates:\n"+
-			templateHelp(), stderr)
+			templateHelp()+
+			"--module and --replace apply with --server go.\n", stdout, stderr)
 	var o scaffold.InitOptions
-	fs.StringVar(&o.Template, "template", "vanilla", "widget template (listed above)")
-	fs.StringVar(&o.Widget, "widget", scaffold.DefaultWidget, "name of the first widget")
-	fs.StringVar(&o.Server, "server", "", `"go": also write a Go MCP server that embeds the widgets (go:embed, official go-sdk)`)
-	fs.StringVar(&o.Domain, "domain", "", "the widgets' ChatGPT domain, an HTTPS origin you own (default https://<folder>.example.com)")
-	fs.StringVar(&o.Module, "module", "", "Go module path of the server (default example.com/<folder>)")
-	fs.StringVar(&o.Replace, "replace", "", "widgetd checkout the server's go.mod uses (replace directive); widgetd is not on a module proxy yet")
-	dir, code, ok := parseOneArg(fs, args)
+	fs.StringVar(&o.Template, "template", "vanilla", "widget `template` (listed above)")
+	fs.StringVar(&o.Widget, "widget", scaffold.DefaultWidget, "`name` of the first widget")
+	fs.StringVar(&o.Server, "server", "", "`kind` of MCP server to write too; go: a Go server that embeds the widgets (go:embed, official go-sdk)")
+	fs.StringVar(&o.Domain, "domain", "", "the widgets' ChatGPT domain, an HTTPS `origin` you own (default https://<folder>.example.com)")
+	fs.StringVar(&o.Module, "module", "", "Go module `path` of the server (default example.com/<folder>)")
+	fs.StringVar(&o.Replace, "replace", "", "widgetd checkout `dir` the server's go.mod uses (replace directive); widgetd is not on a module proxy yet")
+	dir, code, ok := fs.parseOneArg(args)
 	if !ok {
 		return code
 	}
@@ -174,12 +155,12 @@ func printNext(stdout io.Writer, dir string, o scaffold.InitOptions, res *scaffo
 
 // runNew adds a widget to the project.
 func runNew(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("new", "Usage: widgetd new <name> [--template NAME] [--widgets DIR]",
+	fs := newFlagSet("new", "<name>",
 		"Adds widgets/<name>/ (widget.json, sources, fixtures) from a template. Templates:\n"+
-			templateHelp(), stderr)
-	tmpl := fs.String("template", "vanilla", "widget template (listed above)")
-	widgets := fs.String("widgets", "widgets", "widgets folder")
-	name, code, ok := parseOneArg(fs, args)
+			templateHelp(), stdout, stderr)
+	tmpl := fs.String("template", "vanilla", "widget `template` (listed above)")
+	widgets := fs.String("widgets", "widgets", "widgets `dir`")
+	name, code, ok := fs.parseOneArg(args)
 	if !ok {
 		return code
 	}

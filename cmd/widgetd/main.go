@@ -72,7 +72,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	name := args[0]
 	if name == "-h" || name == "--help" || name == "help" {
-		if name == "help" && len(args) > 1 {
+		if name == "help" && len(args) > 1 && args[1] != "help" {
 			for _, c := range commands() {
 				if c.name == args[1] && c.run != nil {
 					return c.run(ctx, []string{"-h"}, stdout, stderr)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -39,7 +38,7 @@ type serveConfig struct {
 // asset origin until ctx is done or SIGINT/SIGTERM arrives, finishing
 // in-flight requests before returning.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	cfg, code, ok := parseServeFlags(args, stderr)
+	cfg, code, ok := parseServeFlags(args, stdout, stderr)
 	if !ok {
 		return code
 	}
@@ -75,28 +74,22 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 
 // parseServeFlags reads and checks serve's flags. When ok is false, serve
 // exits with code (usage printed, or help asked for).
-func parseServeFlags(args []string, stderr io.Writer) (cfg serveConfig, code int, ok bool) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ folder written by widgetd build")
-	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen address (host:port; loopback by default: give :8080 or 0.0.0.0:8080 to listen on every interface; port 0 picks a free port)")
-	fs.StringVar(&cfg.basePath, "base-path", "/", "URL path prefix to serve under, e.g. /widgets")
+func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, code int, ok bool) {
+	fs := newFlagSet("serve", "",
+		"Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable\n"+
+			"caching for hashed files, ETags, Range, CORS for sandboxed widget frames,\n"+
+			"and /healthz. Stops gracefully on SIGINT or SIGTERM. --tls-cert and --tls-key\n"+
+			"go together and exclude --acme-host.\n", stdout, stderr)
+	fs.StringVar(&cfg.dir, "dir", "dist", "dist/ `dir` written by widgetd build")
+	fs.StringVar(&cfg.addr, "addr", "127.0.0.1:8080", "listen `address` (host:port; loopback by default: give :8080 or 0.0.0.0:8080 to listen on every interface; port 0 picks a free port)")
+	fs.StringVar(&cfg.basePath, "base-path", "/", "URL `path` prefix to serve under, e.g. /widgets")
 	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
 	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
-	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP engine for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
-	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most connections served at once; at the limit a new connection closes the one idle longest, and waits in the listen backlog while none is idle (0: no limit)")
+	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP `engine` for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
+	fs.IntVar(&cfg.maxConns, "max-conns", defaultMaxConns, "most `connections` served at once; at the limit a new connection closes the one idle longest, and waits in the listen backlog while none is idle (0: no limit)")
 	addTLSFlags(fs, &cfg.tls)
-	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long to let in-flight requests finish on shutdown")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--metrics] [--tls-cert F --tls-key F | --acme-host NAMES]")
-		fmt.Fprintln(stderr)
-		fmt.Fprintln(stderr, "Serves a dist/ as a CDN origin: precompressed br/gzip variants, immutable")
-		fmt.Fprintln(stderr, "caching for hashed files, ETags, Range, CORS for sandboxed widget frames,")
-		fmt.Fprintln(stderr, "and /healthz. Stops gracefully on SIGINT or SIGTERM.")
-		fmt.Fprintln(stderr)
-		fs.PrintDefaults()
-	}
-	if c, parsed := parseArgs(fs, args); !parsed {
+	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long (a `duration`) to let in-flight requests finish on shutdown")
+	if c, parsed := fs.parse(args); !parsed {
 		return cfg, c, false
 	}
 	if cfg.engine != "fast" && cfg.engine != "net/http" {

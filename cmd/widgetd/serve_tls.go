@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -213,15 +212,15 @@ func startRedirect(ctx context.Context, addr string, h http.Handler, logger *slo
 const defaultMaxConns = 4096
 
 // addTLSFlags declares the HTTPS flags of widgetd serve.
-func addTLSFlags(fs *flag.FlagSet, f *tlsFlags) {
-	fs.StringVar(&f.certFile, "tls-cert", "", "serve HTTPS with this PEM certificate chain (reloaded when the file changes)")
-	fs.StringVar(&f.keyFile, "tls-key", "", "PEM private key of --tls-cert")
-	fs.StringVar(&f.acmeHosts, "acme-host", "", "serve HTTPS with certificates from an ACME CA (Let's Encrypt) for these comma-separated host names, and only these")
-	fs.StringVar(&f.acmeCache, "acme-cache", "", "folder for the ACME account key and certificates (default: the user cache folder's widgetd/acme)")
-	fs.StringVar(&f.acmeDirectory, "acme-directory", "", "ACME directory URL (default: Let's Encrypt production)")
-	fs.StringVar(&f.acmeEmail, "acme-email", "", "contact email for the ACME account (optional)")
-	fs.StringVar(&f.acmeCA, "acme-ca", "", "PEM file of CA certificates to trust for the ACME directory's HTTPS (a private ACME CA); default: the system roots")
-	fs.StringVar(&f.redirectAddr, "redirect-addr", "", "also listen for plain HTTP here (e.g. :80) and redirect every request to HTTPS (and answer ACME http-01 challenges)")
+func addTLSFlags(fs *cmdFlags, f *tlsFlags) {
+	fs.StringVar(&f.certFile, "tls-cert", "", "serve HTTPS with this PEM certificate chain `file` (reloaded when the file changes)")
+	fs.StringVar(&f.keyFile, "tls-key", "", "PEM private key `file` of --tls-cert")
+	fs.StringVar(&f.acmeHosts, "acme-host", "", "serve HTTPS with certificates from an ACME CA (Let's Encrypt) for these comma-separated host `names`, and only these")
+	fs.StringVar(&f.acmeCache, "acme-cache", "", "`dir` for the ACME account key and certificates (default: the user cache folder's widgetd/acme)")
+	fs.StringVar(&f.acmeDirectory, "acme-directory", "", "ACME directory `URL` (default: Let's Encrypt production)")
+	fs.StringVar(&f.acmeEmail, "acme-email", "", "contact `email` for the ACME account (optional)")
+	fs.StringVar(&f.acmeCA, "acme-ca", "", "PEM `file` of CA certificates to trust for the ACME directory's HTTPS (a private ACME CA); default: the system roots")
+	fs.StringVar(&f.redirectAddr, "redirect-addr", "", "also listen for plain HTTP at this `address` (e.g. :80) and redirect every request to HTTPS (and answer ACME http-01 challenges)")
 }
 
 // limitConns applies --max-conns to a listener.

@@ -341,7 +341,7 @@ func TestServeDefaultAddrLoopback(t *testing.T) {
 	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
 		t.Fatalf("-h: exit %d", code)
 	}
-	if !strings.Contains(errb.String(), `(default "127.0.0.1:8080")`) {
-		t.Errorf("help does not show the loopback default:\n%s", errb.String())
+	if !strings.Contains(out.String(), `(default "127.0.0.1:8080")`) {
+		t.Errorf("help does not show the loopback default:\n%s", out.String())
 	}
 }

@@ -18,27 +18,27 @@ const exitNoBrowser = 3
 
 // runTest renders every widget × fixture × host in headless Chromium.
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("test", "Usage: widgetd test [--update] [--junit FILE] [--json] [--chrome PATH] [--host mcp,chatgpt] [--widget NAME,…]",
+	fs := newFlagSet("test", "",
 		"Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (the real\n"+
 			"MCP Apps AppBridge host, and ChatGPT's window.openai) in headless Chromium, and\n"+
 			"fails on an uncaught error, a CSP violation, a missing handshake, an unmet\n"+
 			"expectation of the fixture, or a screenshot that differs from its baseline\n"+
 			"(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png; a missing baseline is\n"+
-			"written). Exit 1 when a case fails, 3 when no Chromium is found.\n", stderr)
+			"written). Exit 1 when a case fails, 3 when no Chromium is found.\n", stdout, stderr)
 	var opts widgettest.Options
 	var asJSON bool
 	var junit, hosts, widgets string
 	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
-	fs.StringVar(&opts.Chrome, "chrome", "", "Chromium or Chrome binary (default: $CHROME_PATH, else chromium, google-chrome… on PATH)")
-	fs.StringVar(&hosts, "host", "", "only these hosts, comma-separated: mcp, chatgpt (default: both)")
-	fs.StringVar(&widgets, "widget", "", "only these widgets, comma-separated (default: all)")
+	fs.StringVar(&opts.Chrome, "chrome", "", "Chromium or Chrome `binary` (default: $CHROME_PATH, else chromium, google-chrome… on PATH)")
+	fs.StringVar(&hosts, "host", "", "only these `hosts`, comma-separated: mcp, chatgpt (default: both)")
+	fs.StringVar(&widgets, "widget", "", "only these `widgets`, comma-separated (default: all)")
 	fs.BoolVar(&opts.Update, "update", false, "accept this run's screenshots as the new baselines")
 	fs.BoolVar(&opts.NoScreenshots, "no-screenshots", false, "skip the screenshot comparison")
-	fs.Float64Var(&opts.Threshold, "threshold", widgettest.DefaultThreshold, "largest fraction of pixels that may differ from a baseline")
-	fs.IntVar(&opts.Parallel, "parallel", 2, "cases rendered at once")
-	fs.StringVar(&junit, "junit", "", "also write a JUnit XML report to this file")
+	fs.Float64Var(&opts.Threshold, "threshold", widgettest.DefaultThreshold, "largest `fraction` of pixels that may differ from a baseline")
+	fs.IntVar(&opts.Parallel, "parallel", 2, "`number` of cases rendered at once")
+	fs.StringVar(&junit, "junit", "", "also write a JUnit XML report to this `file`")
 	fs.BoolVar(&asJSON, "json", false, "print the report as JSON")
-	if code, ok := parseArgs(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	opts.Hosts = splitList(hosts)
@@ -52,6 +52,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if !asJSON {
 		opts.Log = stdout
 	}
+	progressf(progressWriter(stderr, asJSON), "widgetd test: building the widgets and starting Chromium…")
 	rep, err := widgettest.Run(ctx, opts)
 	if err != nil {
 		var be *widgettest.BuildError

@@ -68,3 +68,35 @@ func TestTestCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestUninstalledTemplate: a react template project whose npm install never
+// ran fails its build with exactly one message naming the install to run;
+// with a vanilla widget added, widgetd test still renders that widget (in
+// real Chromium) and fails the react one as a build case.
+func TestUninstalledTemplate(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "proj")
+	if code, _, errs := runCLI(t, "init", root, "--template", "react"); code != exitOK {
+		t.Fatalf("init: %s", errs)
+	}
+	t.Chdir(root)
+	want := "widgets/package.json: error: packages in widgets/package.json are not installed (react, react-dom); run `npm install` in widgets/"
+	code, _, errs := runCLI(t, "build")
+	if code != exitError || strings.Count(errs, ": error: ") != 1 || !strings.Contains(errs, want) {
+		t.Fatalf("build: exit %d (want %d), want exactly one error %q:\n%s", code, exitError, want, errs)
+	}
+	if code, _, errs := runCLI(t, "new", "plain", "--template", "vanilla"); code != exitOK {
+		t.Fatalf("new: %s", errs)
+	}
+	code, out, errs := runCLI(t, "test", "--host", "mcp", "--no-screenshots", "--chrome", "/usr/bin/chromium")
+	if code != exitError {
+		t.Errorf("test: exit %d, want %d (the react widget does not build)", code, exitError)
+	}
+	for _, w := range []string{"ok   plain/default@mcp", "FAIL hello/build@all", want, "1 failed"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("test output lacks %q", w)
+		}
+	}
+	if t.Failed() {
+		t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
+	}
+}

@@ -11,8 +11,8 @@ import (
 // typeCheck runs the project's tsc --noEmit for --types (build and check)
 // and prints its errors as file:line:col diagnostics. It reports whether the
 // widgets type-check; tsc missing is a failure with the command that fixes
-// it.
-func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr io.Writer) bool {
+// it. A progress line goes to progress (nil: none) first: tsc takes seconds.
+func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr, progress io.Writer) bool {
 	dir := widgetsDir
 	if dir == "" {
 		var err error
@@ -21,6 +21,7 @@ func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr io.Writ
 			return false
 		}
 	}
+	progressf(progress, "widgetd %s --types: type-checking %s with tsc --noEmit…", cmd, dir)
 	diags, err := typecheck.Run(ctx, dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "widgetd %s --types: %v\n", cmd, err)

@@ -18,13 +18,13 @@ const typesFile = "widgetd.d.ts"
 // runTypes writes the bridge's TypeScript declarations into a widget project,
 // so editors and tsc know `import … from "widgetd"` and "widgetd/react".
 func runTypes(_ context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("types", "Usage: widgetd types [--widgets DIR | --out FILE] [--check]",
+	fs := newFlagSet("types", "",
 		"Writes the declarations of the \"widgetd\" and \"widgetd/react\" modules (the\n"+
-			"client bridge every widget gets) so editors and tsc complete and check them.\n", stderr)
-	widgets := fs.String("widgets", "widgets", "widgets folder to write "+typesFile+" into")
-	out := fs.String("out", "", "file to write instead (- for standard output)")
+			"client bridge every widget gets) so editors and tsc complete and check them.\n", stdout, stderr)
+	widgets := fs.String("widgets", "widgets", "widgets `dir` to write "+typesFile+" into")
+	out := fs.String("out", "", "`file` to write instead (- for standard output)")
 	check := fs.Bool("check", false, "write nothing; exit 1 if the file is missing or differs (for CI)")
-	if code, ok := parseArgs(fs, args); !ok {
+	if code, ok := fs.parse(args); !ok {
 		return code
 	}
 	dts, err := bridge.DTS()

@@ -130,7 +130,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	srv, stop, err := startDev(ctx, opts)
+	srv, stop, broken, err := startDevSkippingBroken(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +147,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	fmt.Fprintln(opts.Log, pinnedSummary())
 
 	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
+	for _, c := range broken {
+		printCase(opts.Log, c)
+	}
 	sem := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
 	var logMu sync.Mutex
@@ -163,6 +166,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		}()
 	}
 	wg.Wait()
+	rep.Cases = append(broken, rep.Cases...)
 	for _, c := range rep.Cases {
 		if c.Passed {
 			rep.Passed++
@@ -208,8 +212,8 @@ func withDefaults(o Options) Options {
 
 // startDev runs a dev server on free loopback ports and waits for its first
 // build.
-func startDev(ctx context.Context, opts Options) (*devserver.Server, func(), error) {
-	srv, err := devserver.New(devserver.Options{Root: opts.Root, WidgetsDir: opts.WidgetsDir, Addr: "127.0.0.1:0", Log: io.Discard, PollInterval: time.Hour})
+func startDev(ctx context.Context, opts Options, skip []string) (*devserver.Server, func(), error) {
+	srv, err := devserver.New(devserver.Options{Root: opts.Root, WidgetsDir: opts.WidgetsDir, Skip: skip, Addr: "127.0.0.1:0", Log: io.Discard, PollInterval: time.Hour})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,0 +1,179 @@
+package bundler
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// A project whose `npm install` was never run fails on every import of
+// every package, in every widget and in the client bridge: six errors that
+// each suggest installing one package. The build folds them into one
+// diagnostic per package.json that lists the packages, with the install
+// command of the project's package manager.
+
+// missingPackage is an npm package a build could not find: pkg, imported
+// from a folder whose nearest package.json is in dir (absolute).
+type missingPackage struct{ pkg, dir string }
+
+// missingPackageOf reports the package m says is missing: a bare import
+// that did not resolve (not a Node.js built-in, not a path the package
+// fails to export), or a compiler's missing package (its Detail).
+func (b *Builder) missingPackageOf(m api.Message) (missingPackage, bool) {
+	if mp, ok := m.Detail.(missingPackage); ok {
+		return mp, true
+	}
+	sub := couldNotResolveRE.FindStringSubmatch(m.Text)
+	if sub == nil || !isBareSpecifier(sub[1]) {
+		return missingPackage{}, false
+	}
+	for _, n := range m.Notes {
+		if builtinRE.MatchString(n.Text) || notExportedRE.MatchString(n.Text) {
+			return missingPackage{}, false
+		}
+	}
+	dir := b.importerInstallDir(m.Location)
+	if dir == "" {
+		return missingPackage{}, false
+	}
+	pkg, _ := splitPackage(sub[1])
+	return missingPackage{pkg: pkg, dir: dir}, true
+}
+
+// importerInstallDir is the absolute folder holding the package.json
+// nearest the file loc names (a client bridge module's: the folder its
+// imports resolve from), "" when unknown.
+func (b *Builder) importerInstallDir(loc *api.Location) string {
+	if loc == nil {
+		return ""
+	}
+	if rest, ok := strings.CutPrefix(loc.File, bridgeNamespace+":"); ok || loc.Namespace == bridgeNamespace {
+		_, resolveDir, found := strings.Cut(rest, resolveDirMark)
+		if !found {
+			return ""
+		}
+		return installDirFor("", filepath.Join(rootFile(b.root, resolveDir), "x"))
+	}
+	if w := b.inlineScriptWidget(loc.File); w != nil {
+		return installDirFor("", w.Entry)
+	}
+	if loc.Namespace == "" || loc.Namespace == "file" {
+		return installDirFor(b.root, loc.File)
+	}
+	return ""
+}
+
+// declaresPackage reports whether dir/package.json lists pkg among its
+// dependencies of any kind while dir/node_modules lacks it: a project
+// whose install was not run (or not finished).
+func declaresPackage(dir, pkg string) bool {
+	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	if err != nil {
+		return false
+	}
+	var manifest map[string]json.RawMessage
+	if json.Unmarshal(data, &manifest) != nil {
+		return false
+	}
+	for _, field := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"} {
+		var deps map[string]any
+		if json.Unmarshal(manifest[field], &deps) == nil {
+			if _, ok := deps[pkg]; ok {
+				_, statErr := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
+				return statErr != nil
+			}
+		}
+	}
+	return false
+}
+
+// packageManager names the package manager of the project whose
+// package.json is in dir, from its lock file (in dir or a folder above it
+// up to root, for workspaces) or package.json's "packageManager": pnpm,
+// yarn, else npm.
+func packageManager(dir, root string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, lock := range lockFiles {
+			if _, err := os.Stat(filepath.Join(d, lock.file)); err == nil {
+				return lock.pm
+			}
+		}
+		if data, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+			var manifest struct {
+				PackageManager string `json:"packageManager"`
+			}
+			if json.Unmarshal(data, &manifest) == nil && manifest.PackageManager != "" {
+				name, _, _ := strings.Cut(manifest.PackageManager, "@")
+				if name == "pnpm" || name == "yarn" || name == "npm" {
+					return name
+				}
+			}
+		}
+		if d == root || filepath.Dir(d) == d || !within(root, d) {
+			return "npm"
+		}
+	}
+}
+
+// lockFiles name the package manager that writes each lock file, in the
+// order they are looked for.
+var lockFiles = []struct{ file, pm string }{{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"package-lock.json", "npm"}}
+
+// addCommand is the command that installs one package with pm.
+func addCommand(pm, pkg string) string {
+	if pm == "npm" {
+		return "npm install " + pkg
+	}
+	return pm + " add " + pkg
+}
+
+// foldMissingPackages returns one diagnostic per package.json whose listed
+// packages are not installed, and the other messages in their order, a
+// package missing and not listed only at its first import.
+func (b *Builder) foldMissingPackages(ms []api.Message) (folded []Diagnostic, rest []api.Message) {
+	byDir := map[string]map[string]bool{}
+	undeclared := map[missingPackage]bool{}
+	for _, m := range ms {
+		mp, ok := b.missingPackageOf(m)
+		if !ok {
+			rest = append(rest, m)
+			continue
+		}
+		if !declaresPackage(mp.dir, mp.pkg) {
+			// One message per package not listed, at its first import.
+			if !undeclared[mp] {
+				rest = append(rest, m)
+			}
+			undeclared[mp] = true
+			continue
+		}
+		if byDir[mp.dir] == nil {
+			byDir[mp.dir] = map[string]bool{}
+		}
+		byDir[mp.dir][mp.pkg] = true
+	}
+	dirs := make([]string, 0, len(byDir))
+	for d := range byDir {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		pkgs := make([]string, 0, len(byDir[d]))
+		for p := range byDir[d] {
+			pkgs = append(pkgs, p)
+		}
+		sort.Strings(pkgs)
+		shown := b.displayPath(d) + string(filepath.Separator)
+		folded = append(folded, Diagnostic{
+			File: b.displayPath(filepath.Join(d, "package.json")),
+			Message: fmt.Sprintf("packages in %s are not installed (%s); run `%s install` in %s",
+				b.displayPath(filepath.Join(d, "package.json")), strings.Join(pkgs, ", "), packageManager(d, b.root), shown),
+		})
+	}
+	return folded, rest
+}
