@@ -323,12 +323,6 @@ func (w *widget) resolvePolicy(doc *jsonDoc) error {
 	return nil
 }
 
-// has reports whether the document sets the top-level field.
-func (doc *jsonDoc) has(path string) bool {
-	_, ok := doc.pos[path]
-	return ok
-}
-
 func (w *widget) resolveEntry(doc *jsonDoc) error {
 	c := &w.Config
 	rootReal, err := filepath.EvalSymlinks(w.Dir)
