@@ -234,7 +234,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 			}
 			for _, name := range resolverConfigs {
 				file := filepath.Join(d, name)
-				data, err := readConfigFile(file)
+				data, err := regularfile.Read(file, b.contain.maxSize)
 				if err == nil {
 					rec.Inputs[file] = sha256Hex(data)
 				}
