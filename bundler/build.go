@@ -461,7 +461,7 @@ func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatc
 	} else {
 		b.cache.setFallback(nil)
 	}
-	retain(m, files, prev, b.retain)
+	warnings = append(warnings, retain(m, files, prev, b.retain)...)
 	watch.add(&t.Write)
 	if !b.noCompress {
 		list := make([]*distFile, 0, len(files))

@@ -14,6 +14,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/internal/publicurl"
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // WidgetConfigFile is the name of a widget's config file inside its folder.
@@ -204,6 +205,9 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 // messages) and refuses keys widget.json does not have.
 func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
+	if nr := (*regularfile.NotRegularError)(nil); errors.As(err, &nr) {
+		nr.Path = WidgetConfigFile // the diagnostic names the file in full
+	}
 	if err != nil {
 		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
 	}
@@ -321,12 +325,6 @@ func (w *widget) resolvePolicy(doc *jsonDoc) error {
 	}
 	w.Policy = pol
 	return nil
-}
-
-// has reports whether the document sets the top-level field.
-func (doc *jsonDoc) has(path string) bool {
-	_, ok := doc.pos[path]
-	return ok
 }
 
 func (w *widget) resolveEntry(doc *jsonDoc) error {

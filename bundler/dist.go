@@ -14,6 +14,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/distpath"
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // distFile is one file of the dist/ being assembled.
@@ -35,6 +36,7 @@ type distFile struct {
 // previousDist is what the bundler reads from the dist/ it replaces.
 type previousDist struct {
 	dir      string
+	display  displaypath.Base
 	manifest *assets.Manifest
 	files    map[string]assets.File // by path
 }
@@ -55,7 +57,7 @@ func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnos
 		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
 	}
-	p := &previousDist{dir: dir, manifest: &m, files: map[string]assets.File{}}
+	p := &previousDist{dir: dir, display: display, manifest: &m, files: map[string]assets.File{}}
 	for _, f := range m.Files {
 		if !distpath.Valid(f.Path) {
 			continue
@@ -87,11 +89,17 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 }
 
 // retain merges the previous dist's builds into m (newest first, at most
-// keep builds in all) and returns the retained files to carry over.
-func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) {
+// keep builds in all) and adds the retained files to carry over to files.
+// A retained file is carried over only when it and each of its encodings
+// still match the previous manifest's size and SHA-256: one changed or
+// truncated since (a bad disk, a hand edit, a partial copy) would make the
+// new dist/ one that widgetd serve and assets.Load refuse, so it is dropped
+// with a warning naming it instead.
+func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) []Diagnostic {
 	if prev == nil {
-		return
+		return nil
 	}
+	var warnings []Diagnostic
 	for _, old := range prev.manifest.Builds {
 		if len(m.Builds) >= keep {
 			break
@@ -126,6 +134,11 @@ func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, 
 		if _, err := os.Stat(filepath.Join(prev.dir, filepath.FromSlash(old.Path))); err != nil {
 			continue // gone from disk: nothing to keep
 		}
+		if bad, why := prev.mismatch(old); bad != "" {
+			warnings = append(warnings, Diagnostic{File: prev.display.Show(filepath.Join(prev.dir, filepath.FromSlash(bad))), Warning: true,
+				Message: fmt.Sprintf("retained file no longer matches %s (%s); it is dropped from the new build instead of being published", assets.ManifestFile, why)})
+			continue
+		}
 		nf := old
 		nf.Builds = ids
 		dir := prev.dir
@@ -139,6 +152,41 @@ func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, 
 			}
 		}
 	}
+	return warnings
+}
+
+// mismatch returns the first of f's files (its identity bytes, then each
+// encoding) whose bytes in the previous dist/ no longer match what its
+// manifest recorded, and why; "" when all match. Only regular files of the
+// recorded size are read.
+func (p *previousDist) mismatch(f assets.File) (file, why string) {
+	check := func(rel string, size int64, sum string) string {
+		if !distpath.Valid(rel) {
+			return "its path is not a dist/ path"
+		}
+		data, err := regularfile.Read(filepath.Join(p.dir, filepath.FromSlash(rel)), size)
+		var tl *regularfile.TooLargeError
+		switch {
+		case errors.As(err, &tl):
+			return fmt.Sprintf("it is larger than the %d bytes recorded", size)
+		case err != nil:
+			return err.Error()
+		case int64(len(data)) != size:
+			return fmt.Sprintf("it is %d bytes, %d recorded", len(data), size)
+		case sha256Hex(data) != sum:
+			return "its sha256 differs from the one recorded"
+		}
+		return ""
+	}
+	if why := check(f.Path, f.Size, f.SHA256); why != "" {
+		return f.Path, why
+	}
+	for _, e := range f.Encodings {
+		if why := check(e.Path, e.Size, e.SHA256); why != "" {
+			return e.Path, why
+		}
+	}
+	return "", ""
 }
 
 func mergeIDs(a, b []string) []string {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -26,7 +25,7 @@ func DecodeStrictJSON(file string, data []byte, v any, what string) error {
 	if t.Kind() != reflect.Pointer {
 		return fmt.Errorf("DecodeStrictJSON: v must be a pointer, got %s", t)
 	}
-	if err := doc.checkType("", t.Elem(), what); err != nil {
+	if err := doc.checkType(0, t.Elem(), what); err != nil {
 		return err
 	}
 	if err := doc.decode(v); err != nil {
@@ -56,56 +55,39 @@ func (e *FieldError) Error() string { return e.Path + ": " + e.Message }
 
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 
-// checkType reports the first object key under path that t does not accept.
-func (doc *jsonDoc) checkType(path string, t reflect.Type, what string) error {
+// checkType reports the first object key at or under node n that t does
+// not accept. It walks the node tree, so the paths in its messages are built
+// only for the one it reports.
+func (doc *jsonDoc) checkType(n int32, t reflect.Type, what string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == rawMessageType {
 		return nil
 	}
-	switch t.Kind() {
-	case reflect.Struct:
-		keys, ok := doc.keys[path]
-		if !ok {
-			return nil
-		}
+	node := &doc.nodes[n]
+	switch {
+	case t.Kind() == reflect.Struct && node.kind == '{':
 		fields := jsonFields(t)
-		for _, k := range keys {
-			p := joinPath(path, k)
+		for c := node.first; c >= 0; c = doc.nodes[c].next {
+			k := doc.nodes[c].key
 			ft, known := fields[k]
 			if !known {
-				return doc.errPath(p, "%s", unknownFieldMessage(k, path, what, fields))
+				return doc.errAt(doc.nodes[c].off, "%s", unknownFieldMessage(k, doc.pathOf(n), what, fields))
 			}
-			if err := doc.checkType(p, ft, what); err != nil {
+			if err := doc.checkType(c, ft, what); err != nil {
 				return err
 			}
 		}
-	case reflect.Map:
-		for _, k := range doc.keys[path] {
-			if err := doc.checkType(joinPath(path, k), t.Elem(), what); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := 0; ; i++ {
-			p := path + "[" + strconv.Itoa(i) + "]"
-			if _, ok := doc.pos[p]; !ok {
-				break
-			}
-			if err := doc.checkType(p, t.Elem(), what); err != nil {
+	case t.Kind() == reflect.Map && node.kind == '{',
+		(t.Kind() == reflect.Slice || t.Kind() == reflect.Array) && node.kind == '[':
+		for c := node.first; c >= 0; c = doc.nodes[c].next {
+			if err := doc.checkType(c, t.Elem(), what); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
-}
-
-func joinPath(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
 }
 
 // jsonFields maps the JSON names of t's exported fields to their types.

@@ -1,10 +1,13 @@
 package bundler
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // The build's own limits: a code per kind of refusal (widgetd check reports
@@ -70,15 +73,7 @@ func (c *containment) checkSize(spec, real string) error {
 }
 
 // formatBytes writes n as B, KiB or MiB.
-func formatBytes(n int64) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
+func formatBytes(n int64) string { return regularfile.FormatBytes(n) }
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
@@ -112,11 +107,14 @@ func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
 // maxConfigSize is the largest widget.json or widgetd.json read.
 const maxConfigSize = 1 << 20
 
-// readConfigFile reads a JSON config file, refusing one over maxConfigSize
-// before reading it.
+// readConfigFile reads a JSON config file: only a regular file (a named
+// pipe would block the build forever, a device would be read without end)
+// of at most maxConfigSize, refused before it is opened or read.
 func readConfigFile(file string) ([]byte, error) {
-	if st, err := os.Stat(file); err == nil && st.Size() > maxConfigSize {
-		return nil, fmt.Errorf("%s is %s; a config file is at most %s", file, formatBytes(st.Size()), formatBytes(maxConfigSize))
+	data, err := regularfile.Read(file, maxConfigSize)
+	var tl *regularfile.TooLargeError
+	if errors.As(err, &tl) {
+		return nil, fmt.Errorf("%s is %s; a config file is at most %s", file, formatBytes(tl.Size), formatBytes(maxConfigSize))
 	}
-	return os.ReadFile(file)
+	return data, err
 }

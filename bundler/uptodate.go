@@ -14,6 +14,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
 	"github.com/widgetd/widgetd/internal/atomicfile"
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // buildRecord remembers what one successful build read and wrote, so the
@@ -65,7 +66,7 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("options", []byte(b.settingsKey()))
-	project, err := os.ReadFile(filepath.Join(b.root, ProjectConfigFile))
+	project, err := readConfigFile(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
 	}
@@ -73,14 +74,14 @@ func (b *Builder) buildKey() (string, error) {
 	h.add("env", []byte(b.envKey()))
 	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
-		cfg, err := os.ReadFile(filepath.Join(w.Dir, WidgetConfigFile))
+		cfg, err := readConfigFile(filepath.Join(w.Dir, WidgetConfigFile))
 		if err != nil {
 			return "", err
 		}
 		h.add("widget:"+w.Dir, cfg)
 		h.add("entry", []byte(w.Entry))
 		if w.HTMLEntry {
-			doc, err := os.ReadFile(w.Entry)
+			doc, err := regularfile.Read(w.Entry, b.contain.maxSize)
 			if err != nil {
 				return "", err
 			}
@@ -122,7 +123,7 @@ func (b *Builder) upToDate() *Result {
 		}
 	}
 	for file, sum := range rec.Inputs {
-		data, err := os.ReadFile(file)
+		data, err := regularfile.Read(file, b.contain.maxSize)
 		if err != nil || sha256Hex(data) != sum {
 			return nil
 		}
@@ -233,7 +234,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 			}
 			for _, name := range resolverConfigs {
 				file := filepath.Join(d, name)
-				data, err := os.ReadFile(file)
+				data, err := regularfile.Read(file, b.contain.maxSize)
 				if err == nil {
 					rec.Inputs[file] = sha256Hex(data)
 				}

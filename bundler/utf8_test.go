@@ -9,8 +9,8 @@ import (
 )
 
 // TestNotUTF8 pins the message and position of a file that is not UTF-8,
-// for the HTML entry (a leading byte order mark is skipped, positions count
-// from after it) and for widget.json (positions count every byte).
+// for the HTML entry and for widget.json (in both a leading byte order mark
+// is skipped and positions count from after it, as editors show them).
 func TestNotUTF8(t *testing.T) {
 	bom := "\xEF\xBB\xBF"
 	for _, tc := range []struct {
@@ -45,7 +45,7 @@ func TestNotUTF8(t *testing.T) {
 		name, data, want string
 	}{
 		{"line 2", "{\n  \"name\": \"caf\xe9\"\n}", "widget.json:2:15: error: file is not valid UTF-8 (bad byte 0xe9); save it as UTF-8"},
-		{"BOM counted", bom + "{\"a\": \"\xff\"}", "widget.json:1:11: error: file is not valid UTF-8 (bad byte 0xff); save it as UTF-8"},
+		{"BOM skipped", bom + "{\"a\": \"\xff\"}", "widget.json:1:8: error: file is not valid UTF-8 (bad byte 0xff); save it as UTF-8"},
 	} {
 		t.Run("json "+tc.name, func(t *testing.T) {
 			_, err := parseJSONDoc("widget.json", []byte(tc.data))

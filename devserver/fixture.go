@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // FixturesDir is the folder inside a widget's own folder that holds its
@@ -174,9 +175,9 @@ func LoadFixtures(dir string) ([]NamedFixture, error) {
 	})
 	var out []NamedFixture
 	for _, file := range files {
-		data, err := os.ReadFile(file)
+		data, err := readFixtureFile(file)
 		if err != nil {
-			return nil, fmt.Errorf("read fixture: %w", err)
+			return nil, err
 		}
 		f, err := ParseFixture(relPath(file), data)
 		if err != nil {
@@ -193,6 +194,32 @@ func LoadFixtures(dir string) ([]NamedFixture, error) {
 		out = append(out, NamedFixture{Name: "preview", File: relPath(filepath.Join(dir, SampleFile)), Fixture: *legacy})
 	}
 	return out, nil
+}
+
+// MaxFixtureSize is the largest fixture (or preview.json) read, in bytes: a
+// fixture is a few tool results, and the limit keeps a stray data dump from
+// costing the preview and widgetd test their memory.
+const MaxFixtureSize = 4 << 20
+
+// readFixtureFile reads one fixture file: only a regular file (a named pipe
+// would block the preview and widgetd test forever, a device would be read
+// without end) of at most MaxFixtureSize. A refusal is a diagnostic naming
+// the file; a missing file's error matches fs.ErrNotExist.
+func readFixtureFile(file string) ([]byte, error) {
+	data, err := regularfile.Read(file, MaxFixtureSize)
+	if err == nil || errors.Is(err, fs.ErrNotExist) {
+		return data, err
+	}
+	msg := fmt.Sprintf("cannot read fixture: %v", err)
+	var nr *regularfile.NotRegularError
+	var tl *regularfile.TooLargeError
+	switch {
+	case errors.As(err, &nr):
+		msg = fmt.Sprintf("this fixture is %s, not a regular file; widgetd reads only regular files, so replace it with a JSON file", nr.Kind)
+	case errors.As(err, &tl):
+		msg = fmt.Sprintf("this fixture is %s, over the %s a fixture may be; keep fixtures to the data a widget renders", regularfile.FormatBytes(tl.Size), regularfile.FormatBytes(tl.Max))
+	}
+	return nil, &bundler.Error{Diagnostics: []bundler.Diagnostic{{File: relPath(file), Message: msg}}}
 }
 
 func fixtureName(file string) string {

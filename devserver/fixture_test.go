@@ -20,7 +20,9 @@ func TestParseFixtureErrors(t *testing.T) {
 		{"{\"hostContext\": {\"theme\": \"blue\"}}", `f.json:1:18: error: theme "blue" must be "light" or "dark"`},
 		{"{\"expect\": {\"calls\": [{}]}}", `f.json:1:23: error: an expected call needs "tool"`},
 		{"{\"toolInput\": [1]}", `f.json:1:2: error: field "toolInput": expected an object`},
-		{"{\"toolInput\": {},}", `f.json:1:18: error: invalid JSON`},
+		{"{\"toolInput\": {},}", `f.json:1:17: error: invalid JSON: trailing comma`},
+		{"\xEF\xBB\xBF{\"toolName\": \"x\"}", ""},
+		{"{\"toolInput\": {\"x\": " + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + "}}", `f.json:1:1019: error: objects and arrays are nested more than 1000 levels deep`},
 		{"[]", `f.json:1:1: error: the file must hold a JSON object`},
 	}
 	for _, tc := range tests {

@@ -110,12 +110,12 @@ var sampleKeys = map[string]bool{"toolName": true, "toolInput": true, "toolOutpu
 // fixture.
 func readSample(dir string) (*Fixture, error) {
 	file := filepath.Join(dir, SampleFile)
-	data, err := os.ReadFile(file)
+	data, err := readFixtureFile(file)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, errNoSample
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", relPath(file), err)
+		return nil, err
 	}
 	return parseSample(relPath(file), data)
 }

@@ -6,11 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"path/filepath"
+	"slices"
 
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
+	"github.com/widgetd/widgetd/devserver"
 )
 
 // checkOutput is the --json form of a check run.
@@ -154,11 +158,46 @@ func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if f.distDir == "" {
+		if err := checkFixtures(in.ConfigDir); err != nil {
+			return nil, err
+		}
+	}
 	rep, err := check.Run(ctx, in, f.opts)
 	if err != nil {
 		return nil, checkRunError{err}
 	}
 	return rep, nil
+}
+
+// fixtureError is the widgets' fixtures that do not load: the sources
+// build, but widgetd dev and widgetd test would refuse them.
+type fixtureError struct{ diags *bundler.Error }
+
+func (e fixtureError) Error() string { return e.diags.Error() }
+func (e fixtureError) Unwrap() error { return e.diags }
+
+// checkFixtures loads the fixtures of every widget (name → folder) the way
+// widgetd dev and widgetd test do, and returns every file's first problem
+// at file:line:col, widgets in name order.
+func checkFixtures(dirs map[string]string) error {
+	names := slices.Sorted(maps.Keys(dirs))
+	var all bundler.Error
+	for _, name := range names {
+		_, err := devserver.LoadFixtures(filepath.FromSlash(dirs[name]))
+		if err == nil {
+			continue
+		}
+		if diags := bundler.AsDiagnostics(err); len(diags) > 0 {
+			all.Diagnostics = append(all.Diagnostics, diags...)
+		} else {
+			all.Diagnostics = append(all.Diagnostics, bundler.Diagnostic{File: dirs[name], Message: err.Error()})
+		}
+	}
+	if len(all.Diagnostics) == 0 {
+		return nil
+	}
+	return fixtureError{&all}
 }
 
 // checkRunError is an audit that failed to run (not a build that failed to
@@ -183,7 +222,11 @@ func printCheckError(stdout, stderr io.Writer, source string, err error, asJSON 
 		for _, d := range diags {
 			fmt.Fprintln(stderr, d.String())
 		}
-		fmt.Fprintln(stderr, "widgetd check: the widgets do not build; fix the errors above first")
+		if errors.As(err, new(fixtureError)) {
+			fmt.Fprintln(stderr, "widgetd check: fixtures do not load in widgetd dev and widgetd test; fix the errors above first")
+		} else {
+			fmt.Fprintln(stderr, "widgetd check: the widgets do not build; fix the errors above first")
+		}
 	} else {
 		fmt.Fprintf(stderr, "widgetd check: %v\n", err)
 	}

@@ -22,12 +22,26 @@ func TestCheckCLI(t *testing.T) {
 		"widgets/w/widget.json": `{"title": "W", "domain": "https://ok.example.com"}`,
 		"widgets/w/index.ts":    `document.body.append("w");`,
 	})
+	badFixtures := writeProject(t, map[string]string{
+		"widgets/a/widget.json":           `{"title": "A", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
+		"widgets/a/index.ts":              `document.body.append("a");`,
+		"widgets/a/fixtures/default.json": "{\n  \"toolNme\": \"a\"\n}",
+		"widgets/b/widget.json":           `{"title": "B", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
+		"widgets/b/index.ts":              `document.body.append("b");`,
+		"widgets/b/fixtures/default.json": "{\"toolInput\": {\"x\": 1},\n}",
+		"widgets/c/widget.json":           `{"title": "C", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
+		"widgets/c/index.ts":              `document.body.append("c");`,
+		"widgets/c/fixtures/default.json": "\xEF\xBB\xBF{\"toolName\": \"c\"}",
+	})
 	for _, tc := range []struct {
 		name string
 		args []string
 		code int
 		want string
 	}{
+		{"fixture did you mean", []string{"check", "--root", badFixtures}, exitError, `widgets/a/fixtures/default.json:2:3: error: unknown field "toolNme" in fixture; did you mean "toolName"?`},
+		{"fixture trailing comma", []string{"check", "--root", badFixtures}, exitError, `widgets/b/fixtures/default.json:1:23: error: invalid JSON: trailing comma`},
+		{"fixtures named", []string{"check", "--root", badFixtures}, exitError, "widgetd check: fixtures do not load in widgetd dev and widgetd test"},
 		{"examples strict", []string{"check", "--root", "../..", "--strict"}, exitOK, "0 error(s), 0 warning(s)"},
 		{"clean", []string{"check", "--root", clean}, exitOK, "0 error(s)"},
 		{"undeclared fetch", []string{"check", "--root", undeclared}, exitError, "leak: csp-undeclared-connect: error"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -25,7 +24,7 @@ import (
 // tests can run real widgetd processes (and kill them) without a go build.
 func TestMain(m *testing.M) {
 	if os.Getenv("WIDGETD_TEST_AS_CLI") == "1" {
-		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr, os.Exit))
 	}
 	os.Exit(m.Run())
 }

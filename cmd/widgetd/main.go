@@ -23,6 +23,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // Exit codes.
@@ -33,13 +34,69 @@ const (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	if len(os.Args) > 1 && os.Args[1] == "build" {
 		tuneGCForOneShot()
 	}
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
-	os.Exit(code)
+	os.Exit(runWithSignals(os.Args[1:], os.Stdout, os.Stderr, os.Exit))
+}
+
+// signalGrace is how long a command has, after SIGINT or SIGTERM cancelled
+// its context, to return on its own before the process exits anyway.
+const signalGrace = 2 * time.Second
+
+// runWithSignals runs the command args names with a context that SIGINT and
+// SIGTERM cancel. Most work stops on that, but a read blocked in the kernel
+// or a compiler plugin that never answers does not; so a command other than
+// serve (which drains connections for its own --shutdown-timeout) that is
+// still running signalGrace after the signal, or at a second signal, is
+// ended through exit with status 128+signal (130 for SIGINT, 143 for
+// SIGTERM). Its children go with it: Chromium and the Node helper are
+// started with a parent-death signal, and tsc is killed with the context.
+// dist/ is only ever swapped in whole, so it is left as it was.
+func runWithSignals(args []string, stdout, stderr io.Writer, exit func(int)) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	done := make(chan struct{})
+	defer close(done)
+	hard := len(args) == 0 || args[0] != "serve"
+	go stopOnSignal(signals, done, cancel, hard, stderr, exit)
+	return run(ctx, args, stdout, stderr)
+}
+
+// stopOnSignal cancels the command's context at the first signal and, when
+// hard, exits if the command has not returned (closed done) within
+// signalGrace or a second signal arrives.
+func stopOnSignal(signals <-chan os.Signal, done <-chan struct{}, cancel context.CancelFunc, hard bool, stderr io.Writer, exit func(int)) {
+	var sig os.Signal
+	select {
+	case sig = <-signals:
+	case <-done:
+		return
+	}
+	cancel()
+	if !hard {
+		sig = <-signals
+	} else {
+		select {
+		case <-done:
+			return
+		case <-time.After(signalGrace):
+		case sig = <-signals:
+		}
+	}
+	fmt.Fprintf(stderr, "widgetd: stopped by %v while still busy; dist/ was not changed\n", sig)
+	exit(signalExitCode(sig))
+}
+
+// signalExitCode is the shell's status for a process ended by sig.
+func signalExitCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return exitError
 }
 
 // command is one widgetd subcommand.

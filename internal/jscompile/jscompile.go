@@ -186,6 +186,7 @@ func (h *Helper) start(ctx context.Context) (*process, error) {
 	cmd := exec.Command(bin, "--input-type=module", "--eval", helperScript)
 	cmd.Dir = h.opts.Dir
 	cmd.Env = append(os.Environ(), h.opts.Env...)
+	cmd.SysProcAttr = procAttr()
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
