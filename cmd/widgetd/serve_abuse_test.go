@@ -170,26 +170,23 @@ func testServeSlowHeaders(t *testing.T, engine string) {
 				}
 				closed <- err
 			}()
-			// The request line and Host arrive at once, then the rest of the
-			// header one byte every 50ms: the server has started reading the
-			// request and is waiting for the end of its header.
-			if _, err := fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: origin.test\r\n", d.Asset); err != nil {
+			// The request line, Host and a field name arrive at once, then
+			// the field's value one byte every 50ms: the server has started
+			// reading the request and is waiting for the end of its header.
+			// (The name is sent whole because net/http answers 400 to a
+			// head cut by its deadline mid-name, where bufio.ReadLine hands
+			// the fragment up as a line without a colon; a loaded machine
+			// could send that few bytes of a trickled name in time.)
+			if _, err := fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: origin.test\r\nX-Slow-%d: ", d.Asset, i); err != nil {
 				ready <- struct{}{}
 				results <- outcome{err: err}
 				return
 			}
 			ready <- struct{}{}
-			head := fmt.Sprintf("X-Slow-%d: ", i)
-			sent := 0
 			for {
-				b := byte('a')
-				if sent < len(head) {
-					b = head[sent]
-				}
-				if _, err := c.Write([]byte{b}); err != nil {
+				if _, err := c.Write([]byte{'a'}); err != nil {
 					break // the server closed the connection
 				}
-				sent++
 				select {
 				case err := <-closed:
 					results <- outcome{cutAfter: time.Since(start), err: err}
