@@ -498,8 +498,11 @@ func TestWriteTimeout(t *testing.T) {
 		t.Errorf("client got %d bytes, want the response cut short", got)
 	}
 
-	// A client that reads gets the whole body, from sendfile.
-	c2 := dial(t, addr, 10*time.Second)
+	// A client that reads gets the whole body, from sendfile: from a server
+	// with widgetd serve's WriteTimeout, since on a loaded machine reading
+	// 16 MiB can take longer than the 300 ms above.
+	addr, _ = start(t, big, limits)
+	c2 := dial(t, addr, 20*time.Second)
 	fmt.Fprintf(c2, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	resp := readWire(t, bufio.NewReader(c2), "GET")
 	if resp.status != 200 || !bytes.Equal(resp.body, body) {
