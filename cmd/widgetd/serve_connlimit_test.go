@@ -47,12 +47,20 @@ func TestServeMaxConns(t *testing.T) {
 			c3 := dial()
 			fmt.Fprintf(c3, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 			r3 := bufio.NewReader(c3)
+			// The log line says the server waits for a slot: wait for it
+			// (however slow the machine), then check the third connection
+			// gets no answer for a moment.
+			for deadline := time.Now().Add(20 * time.Second); !strings.Contains(stderr.String(), "connection limit reached"); time.Sleep(10 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no log line about the limit after 20s: %s", stderr.String())
+				}
+			}
+			if !strings.Contains(stderr.String(), `"max_conns":2`) {
+				t.Errorf("log line about the limit without max_conns: %s", stderr.String())
+			}
 			_ = c3.SetReadDeadline(time.Now().Add(700 * time.Millisecond))
 			if _, err := r3.Peek(1); err == nil {
 				t.Fatal("third connection answered while two new ones were open with --max-conns 2")
-			}
-			if !strings.Contains(stderr.String(), "connection limit reached") || !strings.Contains(stderr.String(), `"max_conns":2`) {
-				t.Errorf("no log line about the limit: %s", stderr.String())
 			}
 			c1.Close()
 			_ = c3.SetReadDeadline(time.Now().Add(10 * time.Second))

@@ -52,13 +52,26 @@ func TestConnLimit(t *testing.T) {
 			got <- c
 		}
 	}()
+	// The log line says the second Accept is waiting for a slot: wait for
+	// it (however late a loaded machine runs the goroutine), then for a
+	// moment more in which the second connection must not be accepted.
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(logb.String(), "connection limit reached"); time.Sleep(5 * time.Millisecond) {
+		select {
+		case <-got:
+			t.Fatal("second connection accepted while the first is open")
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no log line about the limit after 20s: %s", logb.String())
+		}
+	}
+	if !strings.Contains(logb.String(), `"max_conns":1`) {
+		t.Errorf("log: %s", logb.String())
+	}
 	select {
 	case <-got:
 		t.Fatal("second connection accepted while the first is open")
 	case <-time.After(300 * time.Millisecond):
-	}
-	if !strings.Contains(logb.String(), "connection limit reached") || !strings.Contains(logb.String(), `"max_conns":1`) {
-		t.Errorf("log: %s", logb.String())
 	}
 	first.Close()
 	first.Close() // a second Close must not free a second slot

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os/exec"
 	"strings"
 	"sync"
@@ -24,6 +25,45 @@ func testHelper(t *testing.T) *Helper {
 	h := New(Options{Dir: t.TempDir(), Env: []string{"WIDGETD_JSCOMPILE_TEST=1"}})
 	t.Cleanup(func() { h.Close() })
 	return h
+}
+
+// waitInFlight waits until the running process has n calls in flight (sent
+// or being sent), instead of sleeping and hoping a loaded machine ran the
+// calling goroutine by then.
+func waitInFlight(t *testing.T, h *Helper, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		h.mu.Lock()
+		p := h.proc
+		h.mu.Unlock()
+		got := 0
+		if p != nil {
+			p.mu.Lock()
+			got = len(p.pending)
+			p.mu.Unlock()
+		}
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d calls in flight after 20s, want %d", got, n)
+		}
+	}
+}
+
+// notifyingWriter reports on wrote after each write to the helper's stdin.
+type notifyingWriter struct {
+	io.WriteCloser
+	wrote chan<- struct{}
+}
+
+func (w notifyingWriter) Write(b []byte) (int, error) {
+	n, err := w.WriteCloser.Write(b)
+	select {
+	case w.wrote <- struct{}{}:
+	default:
+	}
+	return n, err
 }
 
 func TestNotStartedUntilCalled(t *testing.T) {
@@ -92,7 +132,7 @@ func TestCrashIsAnErrorNotAHang(t *testing.T) {
 	defer cancel()
 	slow := make(chan error, 1)
 	go func() { slow <- h.Call(ctx, "sleep", map[string]int{"ms": 10000}, nil) }()
-	time.Sleep(200 * time.Millisecond)
+	waitInFlight(t, h, 1)
 	err := h.Call(ctx, "crash", nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "node helper") || !strings.Contains(err.Error(), "exit status 7") {
 		t.Fatalf("crash call: %v", err)
@@ -118,8 +158,10 @@ func TestContextCancelDoesNotWaitForNode(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
-	err := h.Call(ctx, "sleep", map[string]int{"ms": 5000}, nil)
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 3*time.Second {
+	// Node answers after a minute; the call must end with its context, long
+	// before (30 s leaves a loaded machine a hundred times the deadline).
+	err := h.Call(ctx, "sleep", map[string]int{"ms": 60000}, nil)
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 30*time.Second {
 		t.Fatalf("err %v after %v", err, time.Since(start))
 	}
 }
@@ -194,13 +236,36 @@ func TestContextEndsBlockedWrite(t *testing.T) {
 	if err := h.Call(context.Background(), "ping", nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	go h.Call(context.Background(), "busy", map[string]int{"ms": 4000}, nil)
-	time.Sleep(300 * time.Millisecond)
+	// The busy request must be in the pipe before the large one: Node then
+	// reads it first and stops reading. A writer that reports each request
+	// written says when, however slow the machine.
+	h.mu.Lock()
+	p := h.proc
+	h.mu.Unlock()
+	wrote := make(chan struct{}, 1)
+	p.writeMu.Lock()
+	p.stdin = notifyingWriter{p.stdin, wrote}
+	p.writeMu.Unlock()
+	// Node stays busy far longer than the test (Close kills it at the end).
+	busy := make(chan error, 1)
+	go func() { busy <- h.Call(context.Background(), "busy", map[string]int{"ms": 60000}, nil) }()
+	select {
+	case <-wrote:
+	case <-time.After(20 * time.Second):
+		t.Fatal("busy request not written after 20s")
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	start := time.Now()
 	err := h.Call(ctx, "echo", map[string]string{"source": strings.Repeat("x", 4<<20)}, nil)
-	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > 2*time.Second {
-		t.Fatalf("err %v after %v, want the deadline within 2s", err, time.Since(start))
+	// Order, not a duration (marshalling 4 MiB on a loaded machine can take
+	// seconds): the call ends with its context while Node is still busy.
+	select {
+	case berr := <-busy:
+		t.Fatalf("echo returned %v after %v, only once Node was no longer busy (%v)", err, time.Since(start), berr)
+	default:
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("err %v after %v, want the context's deadline", err, time.Since(start))
 	}
 }
