@@ -27,13 +27,19 @@ import (
 //     in the folders above it up to the repository or workspace root (the
 //     first folder with .git, pnpm-workspace.yaml, or a package.json
 //     declaring "workspaces"), where npm, yarn and pnpm workspaces hoist
-//     packages. A node_modules that is a
-//     symlink counts at its real path; a package inside it that links
-//     elsewhere (npm link, a workspace package) does not;
+//     packages. Only a node_modules that is a real folder is allowed this
+//     way: one that is a symlink (to /etc, to /) adds nothing, so what it
+//     leads to is read only when its real path is itself an allowed folder
+//     (inside the project, an allowOutside folder, a hoisted node_modules).
+//     A package inside an allowed node_modules that links elsewhere (npm
+//     link, a workspace package) is checked by its real path the same way;
+//     pnpm's links into node_modules/.pnpm stay inside;
 //   - the folders named in widgetd.json "allowOutside", on purpose.
 //
 // Anything else is an error at the import's file:line:col that names the
-// setting.
+// setting. And only regular files are read, within maxSourceSize
+// (containread.go): a FIFO, socket or device is refused at the import that
+// names it, before anything opens it.
 
 // containment is the set of folders a build may read from.
 type containment struct {
@@ -138,8 +144,9 @@ func isWorkspaceRoot(d string) bool {
 	return json.Unmarshal(data, &pkg) == nil && len(pkg.Workspaces) > 0 && string(pkg.Workspaces) != "null"
 }
 
-// addModules allows the node_modules folder of every folder from dir up to
-// and including top.
+// addModules allows the node_modules folder of every folder from dir (a
+// real path) up to and including top, where it is a real folder: a
+// node_modules that is a symlink allows nothing of its own (see above).
 func (c *containment) addModules(dir, top string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,7 +155,8 @@ func (c *containment) addModules(dir, top string) {
 			return
 		}
 		c.walked[d] = true
-		if nm, err := filepath.EvalSymlinks(filepath.Join(d, "node_modules")); err == nil {
+		nm := filepath.Join(d, "node_modules")
+		if st, err := os.Lstat(nm); err == nil && st.IsDir() {
 			c.modules[nm] = true
 		}
 		if d == top || filepath.Dir(d) == d {
@@ -220,6 +228,9 @@ func (c *containment) check(spec, p, named string) error {
 		}
 		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
 			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
+	}
+	if err := checkRegular(spec, real); err != nil {
+		return err
 	}
 	return c.checkSize(spec, real)
 }

@@ -1,10 +1,10 @@
 package bundler
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 )
 
 // The build's own limits: a code per kind of refusal (widgetd check reports
@@ -19,6 +19,9 @@ const (
 	CodeSourceTooLarge = "build-source-too-large"
 	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
 	CodeHTMLBudget = "build-html-budget"
+	// CodeNotRegularFile: a reference names a FIFO, socket or device,
+	// which a build never opens (it could block it, or never end).
+	CodeNotRegularFile = "build-not-regular-file"
 )
 
 // limitError is a refusal by one of the build's limits.
@@ -32,7 +35,7 @@ func (e *limitError) Error() string { return e.msg }
 // message's plugin name), else "".
 func limitCode(name string) string {
 	switch name {
-	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget:
+	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget, CodeNotRegularFile:
 		return name
 	}
 	return ""
@@ -40,7 +43,8 @@ func limitCode(name string) string {
 
 // codeOf is the limit code of err, or "".
 func codeOf(err error) string {
-	if le, ok := err.(*limitError); ok {
+	var le *limitError
+	if errors.As(err, &le) {
 		return le.code
 	}
 	return ""
@@ -61,12 +65,7 @@ func (c *containment) checkSize(spec, real string) error {
 	if err != nil || !st.Mode().IsRegular() || st.Size() <= c.maxSize {
 		return nil
 	}
-	what := "this import"
-	if spec != "" {
-		what = strconv.Quote(spec)
-	}
-	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%s is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
-		what, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
+	return c.tooLarge(spec, st.Size(), false)
 }
 
 // formatBytes writes n as B, KiB or MiB.
@@ -118,5 +117,12 @@ func readConfigFile(file string) ([]byte, error) {
 	if st, err := os.Stat(file); err == nil && st.Size() > maxConfigSize {
 		return nil, fmt.Errorf("%s is %s; a config file is at most %s", file, formatBytes(st.Size()), formatBytes(maxConfigSize))
 	}
-	return os.ReadFile(file)
+	data, err := readRegular(filepath.Base(file), file, maxConfigSize)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigSize {
+		return nil, fmt.Errorf("%s holds more than %s; a config file is at most that", file, formatBytes(maxConfigSize))
+	}
+	return data, nil
 }
