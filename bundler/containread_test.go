@@ -148,7 +148,7 @@ func TestEveryReaderIsContained(t *testing.T) {
 		{name: "?sharedworker", external: true, files: map[string]string{main: "import W from \"../../../secret/dir/x.js?sharedworker\";\nnew W();\n"},
 			file: main, line: 1, col: 15, want: "outside the project"},
 		{name: "import inside a ?worker", external: true, files: map[string]string{
-			main:                 "import W from \"./worker.ts?worker\";\nnew W();\n",
+			main:                  "import W from \"./worker.ts?worker\";\nnew W();\n",
 			"widgets/w/worker.ts": "import t from \"../../../secret/passwd.txt\" with { type: \"text\" };\npostMessage(t);\n"},
 			file: "widgets/w/worker.ts", line: 1, col: 17, want: "worker widgets/w/worker.ts: widgets/w/worker.ts:1:15: error: this import resolves to "},
 		{name: "new URL(…, import.meta.url)", external: true, files: map[string]string{main: "const u = new URL(\"../../../secret/img.png\", import.meta.url);\nconsole.log(u);\n"},
