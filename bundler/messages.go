@@ -37,7 +37,7 @@ func authorText(m api.Message, installDir string) string {
 		notes = append(notes, n.Text)
 	}
 	if sub := couldNotResolveRE.FindStringSubmatch(text); sub != nil {
-		return resolveText(sub[1], notes, installDir)
+		return resolveText(sub[1], notes, installDir, packageNotes(m.Notes))
 	}
 	if sub := noLoaderRE.FindStringSubmatch(text); sub != nil {
 		return fmt.Sprintf("widgetd cannot bundle %q files (%s); import it as %q for its URL or %q for its text, or compile it to JS/CSS first",
@@ -49,9 +49,27 @@ func authorText(m api.Message, installDir string) string {
 	return joinNotes(text, notes)
 }
 
+// packageNotes are the notes of an unresolved import that say why, with
+// their place (a package.json "exports" entry that leads nowhere, a target
+// that is invalid), leaving out those about esbuild's API.
+func packageNotes(ns []api.Note) []string {
+	var out []string
+	for _, n := range ns {
+		t := strings.TrimSuffix(strings.TrimSpace(n.Text), ":")
+		if t == "" || goAPINoteRE.MatchString(t) {
+			continue
+		}
+		if l := n.Location; l != nil && l.File != "" {
+			t += fmt.Sprintf(" (%s:%d:%d)", l.File, l.Line, l.Column+1)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // resolveText explains an import that did not resolve; installDir is as
-// authorText's.
-func resolveText(spec string, notes []string, installDir string) string {
+// authorText's, and why holds packageNotes.
+func resolveText(spec string, notes []string, installDir string, why []string) string {
 	head := fmt.Sprintf("Could not resolve %q", spec)
 	var exported, conds string
 	for _, n := range notes {
@@ -81,6 +99,12 @@ func resolveText(spec string, notes []string, installDir string) string {
 			return msg + `; it is a stylesheet: @import it from a .css file (widgetd resolves @import through the "style" condition)`
 		}
 		return msg + "; import a path the package exports, or check the package version"
+	}
+	if isBareSpecifier(spec) && len(why) > 0 {
+		// Installed, but its package.json does not lead to a file: say
+		// what esbuild found wrong rather than "not installed".
+		pkg, _ := splitPackage(spec)
+		return fmt.Sprintf("%s: the package %q is installed, but its package.json does not lead to a file: %s; check the package's \"exports\" (or \"main\"), or reinstall it", head, pkg, strings.Join(why, "; "))
 	}
 	if isBareSpecifier(spec) {
 		pkg, _ := splitPackage(spec)
