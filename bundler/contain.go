@@ -229,7 +229,11 @@ func (c *containment) check(spec, p, named string) error {
 		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
 			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
 	}
-	if err := checkRegular(spec, real); err != nil {
+	named = spec
+	if named == "" {
+		named = c.display.Show(p) // esbuild's loads name no specifier
+	}
+	if err := checkRegular(named, real); err != nil {
 		return err
 	}
 	return c.checkSize(spec, real)
