@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"net"
@@ -73,7 +74,7 @@ func buildWithin(t *testing.T, root string, external bool, unblock func()) (*Out
 func checkRefused(t *testing.T, tc wayIn, out *Output, err error) {
 	t.Helper()
 	if err == nil {
-		t.Fatalf("built; secret bundled: %v", out != nil && outputHas(out, secret))
+		t.Fatalf("built; secret bundled: %v", leaked(out))
 	}
 	if strings.Contains(err.Error(), secret) {
 		t.Errorf("the error shows the secret's contents: %v", err)
@@ -96,6 +97,24 @@ func checkRefused(t *testing.T, tc wayIn, out *Output, err error) {
 	if !strings.HasSuffix(d.File, tc.file) || d.Line != tc.line || d.Column != tc.col || !strings.Contains(d.Message, tc.want) {
 		t.Errorf("diagnostic %s:%d:%d: %s\nwant %s:%d:%d containing %q", d.File, d.Line, d.Column, d.Message, tc.file, tc.line, tc.col, tc.want)
 	}
+}
+
+// leaked reports whether out holds any of outsideFixture's secret files or
+// /etc/passwd, as text or in a data: URL.
+func leaked(out *Output) bool {
+	if out == nil {
+		return false
+	}
+	marks := []string{secret, "root:x:0:0"}
+	for _, content := range []string{"\x89PNG" + secret, "body{color:red}/*" + secret + "*/"} {
+		marks = append(marks, base64.StdEncoding.EncodeToString([]byte(content)))
+	}
+	for _, m := range marks {
+		if outputHas(out, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // runWaysIn builds each row on a fresh outsideFixture.
