@@ -134,7 +134,7 @@ func isWorkspaceRoot(d string) bool {
 			return true
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(d, "package.json"))
+	data, err := readBounded(filepath.Join(d, "package.json"))
 	if err != nil || len(data) > 1<<20 {
 		return false
 	}

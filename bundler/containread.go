@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -152,4 +153,20 @@ func isLimitError(err error) bool {
 // before any other plugin or esbuild itself reads it.
 func (b *Builder) containedPlugins(plugins ...api.Plugin) []api.Plugin {
 	return append([]api.Plugin{b.contain.plugin()}, plugins...)
+}
+
+// readBounded reads a file the build consults but does not bundle (a
+// tsconfig or package.json, the up-to-date record's inputs, the previous
+// dist/'s manifest) the same bounded way: regular files only, at most
+// defaultMaxSourceSize bytes, so no file a pull request commits (a FIFO
+// named package.json) can block a build or exhaust its memory.
+func readBounded(p string) ([]byte, error) {
+	data, err := readRegular(filepath.Base(p), p, defaultMaxSourceSize)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > defaultMaxSourceSize {
+		return nil, fmt.Errorf("%s holds more than %s", p, formatBytes(defaultMaxSourceSize))
+	}
+	return data, nil
 }

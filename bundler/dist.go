@@ -42,7 +42,7 @@ type previousDist struct {
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
 func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
-	data, err := os.ReadFile(filepath.Join(dir, assets.ManifestFile))
+	data, err := readBounded(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -77,7 +77,7 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 			if e.Name != enc || !distpath.Valid(e.Path) {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
+			data, err := readBounded(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
 			if err == nil && sha256Hex(data) == e.SHA256 {
 				return data
 			}
@@ -264,11 +264,14 @@ func copyInto(root, src, rel string) error {
 	if err := os.Link(from, to); err == nil {
 		return nil
 	}
-	in, err := os.Open(from)
+	in, err := os.OpenFile(from, os.O_RDONLY|nonBlocking, 0) // a FIFO left in dist/ must not block
 	if err != nil {
 		return fmt.Errorf("retain %s: %w", rel, err)
 	}
 	defer in.Close()
+	if st, err := in.Stat(); err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("retain %s: not a regular file", rel)
+	}
 	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
