@@ -53,6 +53,9 @@ type containment struct {
 	modules map[string]bool   // real paths of node_modules folders allowed
 	walked  map[string]bool   // folders whose node_modules chain was added
 	real    map[string]string // folder → real path, cached
+	// configsOK holds the folders whose resolver configs were checked
+	// (resolverconfigs.go), this build.
+	configsOK map[string]bool
 }
 
 // realDir is the real path of folder dir (itself when it cannot be
@@ -85,7 +88,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 	if maxSize <= 0 {
 		maxSize = defaultMaxSourceSize
 	}
-	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
+	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}, configsOK: map[string]bool{}}
 	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
 		c.roots = append(c.roots, wd)
 	}
@@ -112,6 +115,7 @@ func (c *containment) reset() {
 	clear(c.modules)
 	clear(c.walked)
 	clear(c.real)
+	clear(c.configsOK)
 	c.mu.Unlock()
 	for _, r := range c.roots {
 		c.addModules(r, workspaceTop(r))
@@ -271,13 +275,18 @@ func (c *containment) plugin() api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.ResolveDir != "" {
 				c.noteImporter(c.realDir(a.ResolveDir))
+				if err := c.checkResolverConfigs(a.ResolveDir, a.Path); err != nil {
+					return api.OnResolveResult{Errors: []api.Message{limitMessage(err)}}, nil
+				}
 			}
 			return api.OnResolveResult{}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			if err := c.check("", a.Path, ""); err != nil {
-				// The code rides as the plugin name.
-				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+				return loadError(err), nil // the code rides as the plugin name
+			}
+			if err := c.checkResolverConfigs(filepath.Dir(a.Path), ""); err != nil {
+				return loadError(err), nil
 			}
 			c.noteImporter(c.realDir(filepath.Dir(a.Path)))
 			return api.OnLoadResult{}, nil // esbuild loads it as usual

@@ -110,7 +110,7 @@ func regularOnly(spec string, m fs.FileMode) error {
 	if spec != "" {
 		what = strconv.Quote(spec)
 	}
-	return &limitError{CodeNotRegularFile, fmt.Sprintf("%s is %s, not a regular file; a build reads only regular files (a FIFO or device could block it or never end). Import a regular file instead", what, kind)}
+	return &limitError{CodeNotRegularFile, fmt.Sprintf("%s is %s, not a regular file; a build reads only regular files (a FIFO or device could block it or never end); replace it with a regular file", what, kind)}
 }
 
 // tooLarge is the error for a file of size bytes over maxSourceSize; read
