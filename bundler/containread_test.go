@@ -346,3 +346,47 @@ func TestReadFileBounded(t *testing.T) {
 		t.Fatalf("readRegular read %d bytes of a file listed as 0, limit 4", len(data))
 	}
 }
+
+// TestCompiledStylesAreContained: the stylesheets the npm compilers handle
+// (a Vue component's <style>, a Tailwind v4 root whose @import the Node
+// helper would read itself) name a file outside the project: the build is
+// refused at the reference, naming allowOutside, with nothing bundled.
+func TestCompiledStylesAreContained(t *testing.T) {
+	modules := compilerModules(t)
+	outside := filepath.Join(t.TempDir(), "secret.css")
+	if err := os.WriteFile(outside, []byte(".leak{content:\""+secret+"\"}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		file  string
+		line  int
+	}{
+		{"Vue <style> @import", map[string]string{
+			"widgets/v/main.ts": "import A from \"./A.vue\";\nconsole.log(A);\n",
+			"widgets/v/A.vue":   "<template><p>x</p></template>\n<style>@import \"" + outside + "\";</style>\n",
+		}, "widgets/v/A.vue", 1},
+		{"Tailwind @import read by the Node helper", map[string]string{
+			"widgets/v/main.ts": "import \"./app.css\";\n",
+			"widgets/v/app.css": "@import \"tailwindcss\";\n@import \"" + outside + "\";\n",
+		}, "widgets/v/app.css", 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.files["widgets/v/widget.json"] = widgetJSON("main.ts")
+			root := writeProjectWith(t, modules, tc.files)
+			t.Chdir(root)
+			_, out, err := assembleProject(t, testOptions(root))
+			if err == nil {
+				t.Fatalf("built; secret bundled: %v", outputHas(out, secret))
+			}
+			d := AsDiagnostics(err)
+			if len(d) == 0 || d[0].Code != CodeOutsideProject || !strings.HasSuffix(d[0].File, tc.file) || d[0].Line != tc.line || !strings.Contains(d[0].Message, "allowOutside") {
+				t.Fatalf("want %s:%d refused naming allowOutside, got %v", tc.file, tc.line, err)
+			}
+			if strings.Contains(err.Error(), secret) {
+				t.Error("the error shows the secret")
+			}
+		})
+	}
+}
