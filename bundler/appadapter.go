@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -20,7 +19,10 @@ const extAppsAppModules = `[\\/]@modelcontextprotocol[\\/]ext-apps[\\/]dist[\\/]
 // widgets that use the App class carry it.
 func (b *Builder) appAdapterHook(pb api.PluginBuild) {
 	pb.OnLoad(api.OnLoadOptions{Filter: extAppsAppModules, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		data, err := os.ReadFile(a.Path)
+		data, err := b.contain.readFile("", a.Path, "")
+		if isLimitError(err) {
+			return loadError(err), nil
+		}
 		if err != nil {
 			return api.OnLoadResult{}, fmt.Errorf("read %s: %w", a.Path, err)
 		}

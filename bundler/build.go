@@ -184,10 +184,13 @@ func resolveSettings(opts Options, root string, pc projectConfig) (settings, err
 		st.cacheRoot = ""
 	}
 	abs := func(p string) string {
-		if filepath.IsAbs(p) {
-			return filepath.Clean(p)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(root, p)
 		}
-		return filepath.Join(root, p)
+		if real, err := realPath(p); err == nil {
+			return real
+		}
+		return filepath.Clean(p)
 	}
 	st.widgetsDir = abs(cmp.Or(opts.WidgetsDir, pc.WidgetsDir, "widgets"))
 	st.outDir = abs(cmp.Or(opts.OutDir, pc.OutDir, "dist"))
@@ -228,7 +231,7 @@ func New(opts Options) (*Builder, error) {
 		}
 		root = wd
 	}
-	root, err := filepath.Abs(root)
+	root, err := realPath(root)
 	if err != nil {
 		return nil, err
 	}
@@ -495,4 +498,28 @@ func (b *Builder) result(m *assets.Manifest, warnings []Diagnostic, bridge *Brid
 		res.Widgets = append(res.Widgets, summarize(mw, byPath))
 	}
 	return res
+}
+
+// realPath is the absolute path p with every symlink in it followed, so a
+// project reached through a symlinked folder (macOS's /tmp, a link in the
+// home folder) is built at its real path: esbuild reports real paths, and the
+// output, containment and messages must agree with it. The part of p that
+// does not exist yet (an output folder) is kept as written below the real
+// path of the part that does.
+func realPath(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", err
+	}
+	var missing []string
+	for d := abs; ; d = filepath.Dir(d) {
+		real, err := filepath.EvalSymlinks(d)
+		if err == nil {
+			return filepath.Join(append([]string{real}, missing...)...), nil
+		}
+		if filepath.Dir(d) == d {
+			return abs, nil
+		}
+		missing = append([]string{filepath.Base(d)}, missing...)
+	}
 }

@@ -151,9 +151,9 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 
 // component compiles one .vue, .svelte or Solid file.
 func (c *compilers) component(op, file string) api.OnLoadResult {
-	src, err := os.ReadFile(file)
+	src, err := c.b.contain.readFile("", file, "")
 	if err != nil {
-		return api.OnLoadResult{Errors: []api.Message{{Text: err.Error()}}}
+		return loadError(err)
 	}
 	sum := sha256.Sum256(src)
 	key := op + "\x00" + file + "\x00" + hex.EncodeToString(sum[:])
@@ -254,7 +254,10 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	if !within(root, file) || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 		return api.OnLoadResult{}
 	}
-	src, err := os.ReadFile(file)
+	src, err := c.b.contain.readFile("", file, "")
+	if isLimitError(err) {
+		return loadError(err)
+	}
 	if err != nil {
 		return api.OnLoadResult{}
 	}
@@ -306,8 +309,17 @@ func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.On
 		}
 		req["files"] = files
 	}
+	cfg, _ := req["config"].(string)
+	twCfg, _ := req["tailwindConfig"].(string)
+	if m := c.checkCSSReads(file, src, cfg, twCfg); m != nil {
+		if inComponent {
+			m.Location = &api.Location{File: m.Location.File} // the position is in the <style> block
+		}
+		return api.OnLoadResult{Errors: []api.Message{*m}}
+	}
 	var out struct {
-		CSS string `json:"css"`
+		CSS          string   `json:"css"`
+		Dependencies []string `json:"dependencies"`
 	}
 	if err := c.node.Call(c.context(), op, req, &out); err != nil {
 		if op == "postcss" && req["tailwindConfig"] != nil {
@@ -317,6 +329,9 @@ func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.On
 			src = nil // positions are inside the <style> block, not the file
 		}
 		return c.failure(op, file, src, err)
+	}
+	if m := c.checkCSSDependencies(file, out.Dependencies); m != nil {
+		return api.OnLoadResult{Errors: []api.Message{*m}}
 	}
 	loader := api.LoaderCSS
 	if strings.HasSuffix(file, ".module.css") {

@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,9 +78,14 @@ func assembleOK(t *testing.T, opts Options) (*Builder, *Output) {
 // firstHTML is the HTML of the output's first widget.
 func firstHTML(out *Output) string { return string(out.Files[out.Manifest.Widgets[0].HTML]) }
 
-// writeProjectWith is writeProject with node_modules linked to modules.
+// writeProjectWith is writeProject with node_modules linked to modules. A
+// node_modules that links outside the project is read only from a folder
+// named in allowOutside (contain.go), so the project names it.
 func writeProjectWith(t *testing.T, modules string, files map[string]string) string {
 	t.Helper()
+	if _, ok := files[ProjectConfigFile]; !ok {
+		files[ProjectConfigFile] = fmt.Sprintf(`{"allowOutside": [%q]}`, modules)
+	}
 	root := writeProject(t, files)
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)

@@ -27,13 +27,19 @@ import (
 //     in the folders above it up to the repository or workspace root (the
 //     first folder with .git, pnpm-workspace.yaml, or a package.json
 //     declaring "workspaces"), where npm, yarn and pnpm workspaces hoist
-//     packages. A node_modules that is a
-//     symlink counts at its real path; a package inside it that links
-//     elsewhere (npm link, a workspace package) does not;
+//     packages. Only a node_modules that is a real folder is allowed this
+//     way: one that is a symlink (to /etc, to /) adds nothing, so what it
+//     leads to is read only when its real path is itself an allowed folder
+//     (inside the project, an allowOutside folder, a hoisted node_modules).
+//     A package inside an allowed node_modules that links elsewhere (npm
+//     link, a workspace package) is checked by its real path the same way;
+//     pnpm's links into node_modules/.pnpm stay inside;
 //   - the folders named in widgetd.json "allowOutside", on purpose.
 //
 // Anything else is an error at the import's file:line:col that names the
-// setting.
+// setting. And only regular files are read, within maxSourceSize
+// (containread.go): a FIFO, socket or device is refused at the import that
+// names it, before anything opens it.
 
 // containment is the set of folders a build may read from.
 type containment struct {
@@ -47,6 +53,9 @@ type containment struct {
 	modules map[string]bool   // real paths of node_modules folders allowed
 	walked  map[string]bool   // folders whose node_modules chain was added
 	real    map[string]string // folder → real path, cached
+	// configsOK holds the folders whose resolver configs were checked
+	// (resolverconfigs.go), this build.
+	configsOK map[string]bool
 }
 
 // realDir is the real path of folder dir (itself when it cannot be
@@ -79,7 +88,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 	if maxSize <= 0 {
 		maxSize = defaultMaxSourceSize
 	}
-	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}}
+	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}, configsOK: map[string]bool{}}
 	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
 		c.roots = append(c.roots, wd)
 	}
@@ -106,6 +115,7 @@ func (c *containment) reset() {
 	clear(c.modules)
 	clear(c.walked)
 	clear(c.real)
+	clear(c.configsOK)
 	c.mu.Unlock()
 	for _, r := range c.roots {
 		c.addModules(r, workspaceTop(r))
@@ -128,7 +138,7 @@ func isWorkspaceRoot(d string) bool {
 			return true
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(d, "package.json"))
+	data, err := readBounded(filepath.Join(d, "package.json"))
 	if err != nil || len(data) > 1<<20 {
 		return false
 	}
@@ -138,8 +148,9 @@ func isWorkspaceRoot(d string) bool {
 	return json.Unmarshal(data, &pkg) == nil && len(pkg.Workspaces) > 0 && string(pkg.Workspaces) != "null"
 }
 
-// addModules allows the node_modules folder of every folder from dir up to
-// and including top.
+// addModules allows the node_modules folder of every folder from dir (a
+// real path) up to and including top, where it is a real folder: a
+// node_modules that is a symlink allows nothing of its own (see above).
 func (c *containment) addModules(dir, top string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -148,7 +159,8 @@ func (c *containment) addModules(dir, top string) {
 			return
 		}
 		c.walked[d] = true
-		if nm, err := filepath.EvalSymlinks(filepath.Join(d, "node_modules")); err == nil {
+		nm := filepath.Join(d, "node_modules")
+		if st, err := os.Lstat(nm); err == nil && st.IsDir() {
 			c.modules[nm] = true
 		}
 		if d == top || filepath.Dir(d) == d {
@@ -221,6 +233,13 @@ func (c *containment) check(spec, p, named string) error {
 		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
 			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
 	}
+	named = spec
+	if named == "" {
+		named = c.display.Show(p) // esbuild's loads name no specifier
+	}
+	if err := checkRegular(named, real); err != nil {
+		return err
+	}
 	return c.checkSize(spec, real)
 }
 
@@ -256,13 +275,18 @@ func (c *containment) plugin() api.Plugin {
 		pb.OnResolve(api.OnResolveOptions{Filter: ".*"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if a.ResolveDir != "" {
 				c.noteImporter(c.realDir(a.ResolveDir))
+				if err := c.checkResolverConfigs(a.ResolveDir, a.Path); err != nil {
+					return api.OnResolveResult{Errors: []api.Message{limitMessage(err)}}, nil
+				}
 			}
 			return api.OnResolveResult{}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			if err := c.check("", a.Path, ""); err != nil {
-				// The code rides as the plugin name.
-				return api.OnLoadResult{Errors: []api.Message{{Text: err.Error(), PluginName: codeOf(err)}}}, nil
+				return loadError(err), nil // the code rides as the plugin name
+			}
+			if err := c.checkResolverConfigs(filepath.Dir(a.Path), ""); err != nil {
+				return loadError(err), nil
 			}
 			c.noteImporter(c.realDir(filepath.Dir(a.Path)))
 			return api.OnLoadResult{}, nil // esbuild loads it as usual

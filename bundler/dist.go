@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -44,7 +45,7 @@ type previousDist struct {
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
 func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
-	data, err := os.ReadFile(filepath.Join(dir, assets.ManifestFile))
+	data, err := readBounded(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -79,7 +80,7 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 			if e.Name != enc || !distpath.Valid(e.Path) {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
+			data, err := readBounded(filepath.Join(p.dir, filepath.FromSlash(e.Path)))
 			if err == nil && sha256Hex(data) == e.SHA256 {
 				return data
 			}
@@ -312,7 +313,9 @@ func copyInto(root, src, rel string) error {
 	if err := os.Link(from, to); err == nil {
 		return nil
 	}
-	in, err := os.Open(from)
+	// Regular files only (a FIFO left in dist/ must not block); the size and
+	// bytes were checked against the manifest just before (mismatch).
+	in, err := regularfile.Open(from, math.MaxInt64)
 	if err != nil {
 		return fmt.Errorf("retain %s: %w", rel, err)
 	}

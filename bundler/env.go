@@ -35,7 +35,10 @@ func loadViteEnv(dir, base string, environ []string, display displaypath.Base) (
 	raw := map[string]string{} // unexpanded values; later files win
 	for _, name := range envFiles {
 		file := filepath.Join(dir, name)
-		data, err := os.ReadFile(file)
+		data, err := readRegular(name, file, maxConfigSize)
+		if err == nil && len(data) > maxConfigSize {
+			err = fmt.Errorf("over %s; an env file is at most that", formatBytes(maxConfigSize))
+		}
 		if err != nil {
 			if os.IsNotExist(err) {
 				continue

@@ -133,8 +133,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		// Containment first: it checks every file before any plugin loads it.
-		Plugins: []api.Plugin{b.contain.plugin(), b.plugin(), b.vitePlugin(), b.compilerPlugin()},
+		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin()),
 	}
 }
 

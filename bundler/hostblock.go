@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -147,7 +146,7 @@ func (b *Builder) inputsMatching(in []string, match func([]byte) bool) []string 
 		if strings.Contains(p, ":") || strings.HasPrefix(p, "<") {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(b.root, filepath.FromSlash(p)))
+		data, err := b.contain.readFile("", filepath.Join(b.root, filepath.FromSlash(p)), "")
 		if err == nil && match(data) {
 			out = append(out, p)
 		}

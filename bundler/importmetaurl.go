@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -25,13 +24,19 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 		if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 			return api.OnLoadResult{}, nil
 		}
-		data, err := os.ReadFile(a.Path)
+		data, err := b.contain.readFile("", a.Path, "")
+		if isLimitError(err) {
+			return loadError(err), nil
+		}
 		if err != nil || !strings.Contains(string(data), "import.meta.url") {
 			return api.OnLoadResult{}, nil // let esbuild read (and report) it
 		}
 		src, n := rewriteImportMetaURLs(string(data))
 		if n == 0 {
 			return api.OnLoadResult{}, nil
+		}
+		if errs := b.importMetaURLTargetErrors(a.Path, string(data)); errs != nil {
+			return api.OnLoadResult{Errors: errs}, nil
 		}
 		if b.publicURL == "" {
 			if errs := inlineWorkerErrors(a.Path, string(data)); errs != nil {
@@ -92,4 +97,24 @@ func loaderFor(p string) api.Loader {
 		return api.LoaderJSX
 	}
 	return api.LoaderJS
+}
+
+// importMetaURLTargetErrors checks the file each new URL("./x",
+// import.meta.url) names the way any import is checked, and reports a
+// refusal at the new URL(…) itself: the import it becomes sits at the end of
+// the module, where a message would point at nothing the author wrote.
+func (b *Builder) importMetaURLTargetErrors(file, src string) []api.Message {
+	var errs []api.Message
+	for _, loc := range importMetaURLRE.FindAllStringSubmatchIndex(src, -1) {
+		spec := src[loc[6]:loc[7]]
+		err := b.contain.check(spec, filepath.Join(filepath.Dir(file), filepath.FromSlash(spec)), "")
+		if err == nil {
+			continue
+		}
+		line, col, text := lineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
+		m := limitMessage(err)
+		m.Location = &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[7] - loc[6] + 2}
+		errs = append(errs, m)
+	}
+	return errs
 }

@@ -56,7 +56,7 @@ func (c *compilers) jsxConfig(dir string) *jsxConfig {
 // readJSXOptions reads compilerOptions.jsx and jsxImportSource from a
 // tsconfig, following relative "extends" for what the file leaves unset.
 func readJSXOptions(file string, depth int) (jsx, source string) {
-	data, err := os.ReadFile(file)
+	data, err := readBounded(file)
 	if err != nil {
 		return "", ""
 	}
@@ -91,7 +91,7 @@ func readJSXOptions(file string, depth int) (jsx, source string) {
 // dependsOn reports whether the package.json nearest to dir lists pkg.
 func dependsOn(dir, pkg string) bool {
 	for d := dir; ; d = filepath.Dir(d) {
-		data, err := os.ReadFile(filepath.Join(d, "package.json"))
+		data, err := readBounded(filepath.Join(d, "package.json"))
 		if err == nil {
 			var p struct {
 				Dependencies    map[string]string `json:"dependencies"`

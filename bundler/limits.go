@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -22,6 +21,9 @@ const (
 	CodeSourceTooLarge = "build-source-too-large"
 	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
 	CodeHTMLBudget = "build-html-budget"
+	// CodeNotRegularFile: a reference names a FIFO, socket or device,
+	// which a build never opens (it could block it, or never end).
+	CodeNotRegularFile = "build-not-regular-file"
 )
 
 // limitError is a refusal by one of the build's limits.
@@ -35,7 +37,7 @@ func (e *limitError) Error() string { return e.msg }
 // message's plugin name), else "".
 func limitCode(name string) string {
 	switch name {
-	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget:
+	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget, CodeNotRegularFile:
 		return name
 	}
 	return ""
@@ -43,7 +45,8 @@ func limitCode(name string) string {
 
 // codeOf is the limit code of err, or "".
 func codeOf(err error) string {
-	if le, ok := err.(*limitError); ok {
+	var le *limitError
+	if errors.As(err, &le) {
 		return le.code
 	}
 	return ""
@@ -64,12 +67,7 @@ func (c *containment) checkSize(spec, real string) error {
 	if err != nil || !st.Mode().IsRegular() || st.Size() <= c.maxSize {
 		return nil
 	}
-	what := "this import"
-	if spec != "" {
-		what = strconv.Quote(spec)
-	}
-	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%s is %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
-		what, formatBytes(st.Size()), formatBytes(c.maxSize), ProjectConfigFile)}
+	return c.tooLarge(spec, st.Size(), false)
 }
 
 // formatBytes writes n as B, KiB or MiB.

@@ -40,7 +40,7 @@ func authorText(m api.Message, installDir, pm string) string {
 		notes = append(notes, n.Text)
 	}
 	if sub := couldNotResolveRE.FindStringSubmatch(text); sub != nil {
-		return resolveText(sub[1], notes, installDir, pm)
+		return resolveText(sub[1], notes, installDir, pm, packageNotes(m.Notes))
 	}
 	unlocated := notes[:0]
 	for _, n := range m.Notes {
@@ -59,9 +59,28 @@ func authorText(m api.Message, installDir, pm string) string {
 	return joinNotes(text, notes)
 }
 
+// packageNotes are the notes of an unresolved import that say why, with
+// their place (a package.json "exports" entry that leads nowhere, a target
+// that is invalid), leaving out those about esbuild's API.
+func packageNotes(ns []api.Note) []string {
+	var out []string
+	for _, n := range ns {
+		t := strings.TrimSuffix(strings.TrimSpace(n.Text), ":")
+		if t == "" || goAPINoteRE.MatchString(t) {
+			continue
+		}
+		if l := n.Location; l != nil && l.File != "" {
+			t += fmt.Sprintf(" (%s:%d:%d)", l.File, l.Line, l.Column+1)
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 // resolveText explains an import that did not resolve; installDir and pm
-// (the package manager: npm, pnpm or yarn) are as authorText's.
-func resolveText(spec string, notes []string, installDir, pm string) string {
+// (the package manager: npm, pnpm or yarn) are as authorText's, and why
+// holds packageNotes.
+func resolveText(spec string, notes []string, installDir, pm string, why []string) string {
 	head := fmt.Sprintf("Could not resolve %q", spec)
 	var exported, conds string
 	for _, n := range notes {
@@ -91,6 +110,12 @@ func resolveText(spec string, notes []string, installDir, pm string) string {
 			return msg + `; it is a stylesheet: @import it from a .css file (widgetd resolves @import through the "style" condition)`
 		}
 		return msg + "; import a path the package exports, or check the package version"
+	}
+	if isBareSpecifier(spec) && len(why) > 0 {
+		// Installed, but its package.json does not lead to a file: say
+		// what esbuild found wrong rather than "not installed".
+		pkg, _ := splitPackage(spec)
+		return fmt.Sprintf("%s: the package %q is installed, but its package.json does not lead to a file: %s; check the package's \"exports\" (or \"main\"), or reinstall it", head, pkg, strings.Join(why, "; "))
 	}
 	if isBareSpecifier(spec) {
 		pkg, _ := splitPackage(spec)

@@ -60,6 +60,15 @@ func TestAuthorMessages(t *testing.T) {
 			"widgets/w/node_modules/tailwindcss/package.json": `{"name": "tailwindcss", "exports": {".": {"types": "./x.d.ts", "style": "./index.css", "import": "./lib.mjs"}}}`,
 			"widgets/w/node_modules/tailwindcss/index.css":    `@theme { --color-x: red; } @tailwind utilities;`,
 		}, []string{"Tailwind CSS v4 needs the npm package @tailwindcss/node, which is not installed for this widget", "run `npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in ./"}},
+		{"exports leading to a missing file", map[string]string{
+			"widgets/w/index.ts":                      `import x from "pkg"; console.log(x);`,
+			"widgets/w/node_modules/pkg/package.json": `{"name": "pkg", "exports": {".": {"import": "./missing.js"}}}`,
+		}, []string{`the package "pkg" is installed, but its package.json does not lead to a file: The module "./missing.js" was not found on the file system (widgets/w/node_modules/pkg/package.json:1:`, `check the package's "exports"`}},
+		{"exports target that is invalid", map[string]string{
+			"widgets/w/index.ts":                      `import x from "pkg"; console.log(x);`,
+			"widgets/w/node_modules/pkg/package.json": `{"name": "pkg", "exports": {".": "index.js"}}`,
+			"widgets/w/node_modules/pkg/index.js":     `export default 1;`,
+		}, []string{`the package "pkg" is installed, but its package.json does not lead to a file: The package target "index.js" is invalid because it doesn't start with "./"`}},
 		{"missing relative file", map[string]string{
 			"widgets/w/index.ts": `import "./nope.css";`,
 		}, []string{`Could not resolve "./nope.css": no such file`}},

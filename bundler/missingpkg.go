@@ -72,7 +72,7 @@ func (b *Builder) importerInstallDir(loc *api.Location) string {
 // dependencies of any kind while dir/node_modules lacks it: a project
 // whose install was not run (or not finished).
 func declaresPackage(dir, pkg string) bool {
-	data, err := os.ReadFile(filepath.Join(dir, "package.json"))
+	data, err := readBounded(filepath.Join(dir, "package.json"))
 	if err != nil {
 		return false
 	}
@@ -103,7 +103,7 @@ func packageManager(dir, root string) string {
 				return lock.pm
 			}
 		}
-		if data, err := os.ReadFile(filepath.Join(d, "package.json")); err == nil {
+		if data, err := readBounded(filepath.Join(d, "package.json")); err == nil {
 			var manifest struct {
 				PackageManager string `json:"packageManager"`
 			}

@@ -34,6 +34,13 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, nil
 	}
+	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
+		// public/ is a link: walk where it leads, if a build may read there.
+		if err := b.contain.check(publicDirName, root, ""); err != nil {
+			return nil, limitDiag(b.displayPath(root), 0, 0, err)
+		}
+		root = real
+	}
 	out := map[string][]byte{}
 	total := 0
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -46,7 +53,7 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 			}
 			return nil
 		}
-		if d.IsDir() || !d.Type().IsRegular() {
+		if d.IsDir() {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
@@ -57,7 +64,12 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 		if len(out) >= maxPublicFiles {
 			return diagErr(b.displayPath(root), 0, 0, "public/ holds more than %d files; keep only what widgets load", maxPublicFiles)
 		}
-		data, err := os.ReadFile(p)
+		// Symlinks, FIFOs and devices too: readFile follows a link only
+		// to where a build may read, and refuses all but regular files.
+		data, err := b.contain.readFile("public/"+rel, p, "")
+		if isLimitError(err) {
+			return limitDiag(b.displayPath(p), 0, 0, err)
+		}
 		if err != nil {
 			return err
 		}

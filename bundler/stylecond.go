@@ -47,7 +47,7 @@ func resolveStyle(dir, spec string) string {
 	name, sub := splitPackage(spec)
 	for d := dir; ; d = filepath.Dir(d) {
 		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
-		if data, err := os.ReadFile(filepath.Join(pkgDir, "package.json")); err == nil {
+		if data, err := readBounded(filepath.Join(pkgDir, "package.json")); err == nil {
 			return styleEntry(pkgDir, data, sub)
 		}
 		if filepath.Dir(d) == d {

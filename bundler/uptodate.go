@@ -14,7 +14,6 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
 	"github.com/widgetd/widgetd/internal/atomicfile"
-	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // buildRecord remembers what one successful build read and wrote, so the
@@ -66,7 +65,7 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("options", []byte(b.settingsKey()))
-	project, err := readConfigFile(filepath.Join(b.root, ProjectConfigFile))
+	project, err := readBounded(filepath.Join(b.root, ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
 	}
@@ -74,14 +73,14 @@ func (b *Builder) buildKey() (string, error) {
 	h.add("env", []byte(b.envKey()))
 	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
-		cfg, err := readConfigFile(filepath.Join(w.Dir, WidgetConfigFile))
+		cfg, err := readBounded(filepath.Join(w.Dir, WidgetConfigFile))
 		if err != nil {
 			return "", err
 		}
 		h.add("widget:"+w.Dir, cfg)
 		h.add("entry", []byte(w.Entry))
 		if w.HTMLEntry {
-			doc, err := regularfile.Read(w.Entry, b.contain.maxSize)
+			doc, err := readBounded(w.Entry)
 			if err != nil {
 				return "", err
 			}
@@ -105,7 +104,7 @@ func (b *Builder) upToDate() *Result {
 	if p == "" {
 		return nil
 	}
-	data, err := os.ReadFile(p)
+	data, err := readBounded(p)
 	if err != nil {
 		return nil
 	}
@@ -123,12 +122,12 @@ func (b *Builder) upToDate() *Result {
 		}
 	}
 	for file, sum := range rec.Inputs {
-		data, err := regularfile.Read(file, b.contain.maxSize)
+		data, err := readBounded(file)
 		if err != nil || sha256Hex(data) != sum {
 			return nil
 		}
 	}
-	manifest, err := os.ReadFile(filepath.Join(b.outDir, assets.ManifestFile))
+	manifest, err := readBounded(filepath.Join(b.outDir, assets.ManifestFile))
 	if err != nil || sha256Hex(manifest) != rec.Manifest {
 		return nil
 	}
@@ -234,7 +233,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 			}
 			for _, name := range resolverConfigs {
 				file := filepath.Join(d, name)
-				data, err := regularfile.Read(file, b.contain.maxSize)
+				data, err := readBounded(file)
 				if err == nil {
 					rec.Inputs[file] = sha256Hex(data)
 				}
@@ -251,7 +250,7 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 		}
 		rec.Dirs[dir] = st.ModTime().UnixNano()
 	}
-	manifest, err := os.ReadFile(filepath.Join(b.outDir, assets.ManifestFile))
+	manifest, err := readBounded(filepath.Join(b.outDir, assets.ManifestFile))
 	if err != nil {
 		return
 	}

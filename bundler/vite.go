@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -100,6 +99,11 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		if errs != nil {
 			return api.OnResolveResult{Errors: errs}, nil
 		}
+		// Checked before esbuild sees the file as one to watch (it reads
+		// watched files itself).
+		if err := b.contain.check(m[1], file, ""); err != nil {
+			return api.OnResolveResult{Errors: []api.Message{limitMessage(err)}}, nil
+		}
 		ns := map[string]string{"raw": rawNamespace, "url": urlNamespace, "inline": inlineNamespace,
 			"worker": workerNamespace, "worker&inline": workerNamespace, "sharedworker": workerNamespace, "worker&url": workerFileNamespace}[m[2]]
 		if m[2] == "worker&url" {
@@ -108,7 +112,7 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		return api.OnResolveResult{Path: b.relPath(file), Namespace: ns, PluginData: m[2], WatchFiles: []string{file}}, nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: rawNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		return loadFileAs(rootFile(b.root, a.Path), api.LoaderText)
+		return b.loadFileAs(rootFile(b.root, a.Path), api.LoaderText), nil
 	})
 	pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: urlNamespace}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		loader := api.LoaderFile
@@ -116,10 +120,7 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 			loader = api.LoaderDataURL // no origin to load files from
 		}
 		file := rootFile(b.root, a.Path)
-		res, err := loadFileAs(file, loader)
-		if err != nil {
-			return api.OnLoadResult{}, err
-		}
+		res := b.loadFileAs(file, loader)
 		res.ResolveDir = filepath.Dir(file)
 		return res, nil
 	})
@@ -128,23 +129,24 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		if strings.EqualFold(filepath.Ext(file), ".css") {
 			css, files, err := b.bundleSeparately(file, false, a.Namespace+":"+a.Path)
 			if err != nil {
-				return api.OnLoadResult{}, err
+				return loadError(err), nil
 			}
 			return api.OnLoadResult{Contents: &css, Loader: api.LoaderText, WatchFiles: files}, nil
 		}
-		return loadFileAs(file, api.LoaderDataURL)
+		return b.loadFileAs(file, api.LoaderDataURL), nil
 	})
 	b.setupWorkers(pb)
 }
 
-// loadFileAs loads file's bytes as a module with the given loader, watched.
-func loadFileAs(file string, loader api.Loader) (api.OnLoadResult, error) {
-	data, err := os.ReadFile(file)
+// loadFileAs loads file's bytes, read through the containment, as a module
+// with the given loader, watched.
+func (b *Builder) loadFileAs(file string, loader api.Loader) api.OnLoadResult {
+	data, err := b.contain.readFile("", file, "")
 	if err != nil {
-		return api.OnLoadResult{}, err
+		return loadError(err)
 	}
 	s := string(data)
-	return api.OnLoadResult{Contents: &s, Loader: loader, WatchFiles: []string{file}}, nil
+	return api.OnLoadResult{Contents: &s, Loader: loader, WatchFiles: []string{file}}
 }
 
 // bundleSeparately bundles one file (a stylesheet for ?inline, a worker
@@ -163,14 +165,21 @@ func (b *Builder) bundleSeparately(file string, script bool, key string) (string
 		MinifyWhitespace: true, MinifyIdentifiers: true, MinifySyntax: true, Loader: loaders,
 		Platform: api.PlatformBrowser, Format: api.FormatESModule, Charset: api.CharsetUTF8,
 		LegalComments: api.LegalCommentsEndOfFile, Metafile: true, LogLevel: api.LogLevelSilent,
-		Define: b.envDefines(), Plugins: []api.Plugin{b.vitePlugin()},
+		// Containment first, as in the main build: the nested build reads
+		// files of its own (a worker's imports, a stylesheet's @import and
+		// url()).
+		Define: b.envDefines(), Plugins: b.containedPlugins(b.vitePlugin()),
 	}
 	if !script {
 		opts.Format = api.FormatDefault
 	}
 	r := api.Build(opts)
 	if len(r.Errors) > 0 {
-		return "", nil, fmt.Errorf("%s", messagesText(b.absLocations(r.Errors)))
+		text := messagesText(b.absLocations(r.Errors))
+		if code := limitCode(r.Errors[0].PluginName); code != "" {
+			return "", nil, &limitError{code, text} // keeps its code at the import
+		}
+		return "", nil, fmt.Errorf("%s", text)
 	}
 	var out string
 	for _, f := range r.OutputFiles {

@@ -3,7 +3,6 @@ package bundler
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 )
@@ -97,7 +96,7 @@ func (b *Builder) sumInput(file string, now time.Time) (string, error) {
 	if c, ok := b.inputSums[file]; ok && c.stamp == st && st.mtime < now.Add(-b.stampGap).UnixNano() {
 		return c.sum, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := readBounded(file)
 	if err != nil {
 		return "", err
 	}

@@ -44,7 +44,7 @@ func (b *Builder) setupWorkers(pb api.PluginBuild) {
 		}
 		js, inputs, err := b.bundleSeparately(file, true, a.Namespace+":"+a.Path)
 		if err != nil {
-			return api.OnLoadResult{}, fmt.Errorf("worker %s: %w", b.displayPath(file), err)
+			return loadError(fmt.Errorf("worker %s: %w", b.displayPath(file), err)), nil
 		}
 		return api.OnLoadResult{Contents: &js, Loader: api.LoaderFile, WatchFiles: inputs}, nil
 	})

@@ -22,15 +22,19 @@ const (
 	// RuleBuildHTMLBudget: a widget's HTML is over htmlBudget
 	// (bundler.CodeHTMLBudget); a warning, as in widgetd build.
 	RuleBuildHTMLBudget = bundler.CodeHTMLBudget
+	// RuleBuildNotRegularFile: a reference names a FIFO, socket or device
+	// (bundler.CodeNotRegularFile), which a build never opens.
+	RuleBuildNotRegularFile = bundler.CodeNotRegularFile
 )
 
 // limitRules are the rules of this file.
-var limitRules = []string{RuleBuildOutsideProject, RuleBuildSourceTooLarge, RuleBuildHTMLBudget}
+var limitRules = []string{RuleBuildOutsideProject, RuleBuildSourceTooLarge, RuleBuildHTMLBudget, RuleBuildNotRegularFile}
 
 var limitFixes = map[string]string{
 	RuleBuildOutsideProject: `move the file into the project, or add its folder to "allowOutside" in widgetd.json if it is meant to be bundled`,
 	RuleBuildSourceTooLarge: `load large data at run time instead of bundling it, or raise "maxSourceSize" in widgetd.json`,
 	RuleBuildHTMLBudget:     `build with --public-url (external mode) or trim dependencies, or raise "htmlBudget" in widgetd.json`,
+	RuleBuildNotRegularFile: `replace the FIFO, socket or device with a regular file, or stop importing it`,
 }
 
 // LimitFindings turns the diagnostics of a source build that the bundler

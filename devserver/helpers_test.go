@@ -69,6 +69,11 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(widgets, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
+	// A node_modules linking outside the project is read only from a
+	// folder named in allowOutside.
+	if err := os.WriteFile(filepath.Join(root, "widgetd.json"), []byte(allowModules(src)), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, s := range samples {
 		if err := os.WriteFile(filepath.Join(widgets, name, SampleFile), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
@@ -244,4 +249,12 @@ func (p *page) clickInFrame(sel string) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.FromNode(nodes[0]))); err != nil {
 		p.t.Fatalf("click %s in the widget: %v", sel, err)
 	}
+}
+
+// allowModules is a widgetd.json allowing the node_modules of the widgets
+// folder src, which copyWidgets links; extra is more fields, "" for none.
+func allowModules(src string, extra ...string) string {
+	q, _ := json.Marshal(filepath.Join(src, "node_modules"))
+	fields := append([]string{`"allowOutside": [` + string(q) + `]`}, extra...)
+	return "{" + strings.Join(fields, ", ") + "}"
 }

@@ -76,6 +76,11 @@ func run(widgetsDir string, edits, warmup int, poll time.Duration, verbose bool)
 	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(dst, "node_modules")); err != nil {
 		return err
 	}
+	// A node_modules linking outside the project is read only from a
+	// folder named in allowOutside.
+	if err := os.WriteFile(filepath.Join(tmp, "widgetd.json"), []byte(fmt.Sprintf(`{"allowOutside": [%q]}`, filepath.Join(src, "node_modules"))), 0o644); err != nil {
+		return err
+	}
 	app := filepath.Join(dst, "weather", "src", "App.tsx")
 	total, rebuild, err := loop(tmp, dst, app, `{forecast.city ?? "Unknown city"}`, "weather", edits, warmup, poll, verbose)
 	if err != nil {

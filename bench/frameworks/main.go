@@ -74,6 +74,10 @@ func run(runs int) error {
 	if err := os.Symlink(filepath.Join(here, "node_modules"), filepath.Join(project, "node_modules")); err != nil {
 		return err
 	}
+	// A node_modules linking outside the project needs allowOutside.
+	if err := os.WriteFile(filepath.Join(project, "widgetd.json"), []byte(fmt.Sprintf(`{"allowOutside": [%q]}`, filepath.Join(here, "node_modules"))), 0o644); err != nil {
+		return err
+	}
 	bin := filepath.Join(tmp, "widgetd")
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)

@@ -71,6 +71,10 @@ func buildProject(src, publicURL string) (*bundler.Output, error) {
 	if err := os.Symlink(nm, filepath.Join(tmp, "node_modules")); err != nil {
 		return nil, err
 	}
+	// A node_modules linking outside the project needs allowOutside.
+	if err := os.WriteFile(filepath.Join(tmp, "widgetd.json"), []byte(fmt.Sprintf(`{"allowOutside": [%q]}`, nm)), 0o644); err != nil {
+		return nil, err
+	}
 	b, err := bundler.New(bundler.Options{Root: tmp, WidgetsDir: widgets, OutDir: filepath.Join(tmp, "dist"), NoCompress: true, PublicURL: publicURL})
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,10 @@ func typedProject(t *testing.T, withTS bool, files map[string]string) string {
 			t.Fatalf("TypeScript is not installed in widgets/: run npm ci there: %v", err)
 		}
 		if err := os.Symlink(nm, filepath.Join(root, "widgets", "node_modules")); err != nil {
+			t.Fatal(err)
+		}
+		// A node_modules linking outside the project needs allowOutside.
+		if err := os.WriteFile(filepath.Join(root, "widgetd.json"), []byte(fmt.Sprintf(`{"allowOutside": [%q]}`, nm)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

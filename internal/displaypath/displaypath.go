@@ -12,7 +12,8 @@ import (
 // Base is the folder paths are shown relative to. The zero Base shows every
 // path as given.
 type Base struct {
-	dir string
+	dir  string
+	real string // dir with its symlinks followed, when that differs
 }
 
 // WorkingDir returns the Base of the process's working directory, read once
@@ -24,7 +25,13 @@ func WorkingDir() Base {
 	if err != nil {
 		return Base{}
 	}
-	return Base{dir: wd}
+	b := Base{dir: wd}
+	// Reached through a symlink (macOS's /tmp, a linked checkout), the
+	// build names files by their real paths: show those relative too.
+	if real, err := filepath.EvalSymlinks(wd); err == nil && real != wd {
+		b.real = real
+	}
+	return b
 }
 
 // Show returns p relative to the base when p lies at or below it (the base
@@ -34,11 +41,15 @@ func (b Base) Show(p string) string {
 	if b.dir == "" {
 		return p
 	}
-	rel, err := filepath.Rel(b.dir, p)
-	if err != nil || !filepath.IsLocal(rel) {
-		return p
+	for _, dir := range []string{b.dir, b.real} {
+		if dir == "" {
+			continue
+		}
+		if rel, err := filepath.Rel(dir, p); err == nil && filepath.IsLocal(rel) {
+			return rel
+		}
 	}
-	return rel
+	return p
 }
 
 // Show shows p relative to the working directory, read at this call: for

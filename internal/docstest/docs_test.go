@@ -2,6 +2,7 @@ package docstest
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,6 +62,11 @@ func TestReadmeWidgetJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(root, "widgets", "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	// A node_modules linking outside the project needs allowOutside.
+	allow := fmt.Sprintf(`{"allowOutside": [%q]}`, filepath.Join(src, "node_modules"))
+	if err := os.WriteFile(filepath.Join(root, "widgetd.json"), []byte(allow), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := bundler.Build(context.Background(), bundler.Options{Root: root, NoCache: true}); err != nil {

@@ -45,6 +45,27 @@ func (e *TooLargeError) Error() string {
 // checks is refused too, and the read stops at max+1 bytes whatever the
 // file claims. A missing file gives an error that matches fs.ErrNotExist.
 func Read(path string, max int64) ([]byte, error) {
+	f, err := Open(path, max)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(data)) > max {
+		return nil, &TooLargeError{Path: path, Size: int64(len(data)), Max: max}
+	}
+	return data, nil
+}
+
+// Open opens the regular file at path for reading, with Read's checks:
+// anything but a regular file, or a file listed as over max bytes, is
+// refused before it is opened and again once it is. A caller that streams
+// the file (a copy) must still stop at max+1 bytes itself, since /proc
+// files list a size of 0.
+func Open(path string, max int64) (*os.File, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -56,21 +77,14 @@ func Read(path string, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
+	if st, err = f.Stat(); err == nil {
+		err = check(path, st, max)
 	}
-	if err := check(path, st, max); err != nil {
-		return nil, err
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		f.Close()
+		return nil, err
 	}
-	if int64(len(data)) > max {
-		return nil, &TooLargeError{Path: path, Size: int64(len(data)), Max: max}
-	}
-	return data, nil
+	return f, nil
 }
 
 // check refuses what st describes unless it is a regular file of at most

@@ -24,6 +24,10 @@ func Generate(root string, n int, nodeModules string) error {
 	if err := os.Symlink(nodeModules, filepath.Join(w, "node_modules")); err != nil {
 		return err
 	}
+	// A node_modules linking outside the project needs allowOutside.
+	if err := os.WriteFile(filepath.Join(root, "widgetd.json"), []byte(fmt.Sprintf(`{"allowOutside": [%q]}`, nodeModules)), 0o644); err != nil {
+		return err
+	}
 	files := map[string]string{
 		"widgets/tsconfig.json":    tsconfig,
 		"widgets/shared/format.ts": sharedFormat,

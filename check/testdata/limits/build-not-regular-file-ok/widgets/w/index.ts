@@ -1,0 +1,3 @@
+import data from "./data.txt" with { type: "text" };
+
+document.body.textContent = data;
