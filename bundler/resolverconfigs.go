@@ -1,8 +1,10 @@
 package bundler
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 )
 
 // esbuild's resolver reads the package.json, tsconfig.json and jsconfig.json
@@ -10,8 +12,9 @@ import (
 // no plugin sees those reads. A FIFO committed as package.json would block
 // the build in esbuild forever. So before esbuild resolves an import from a
 // folder, or loads a file, the containment checks that none of those files
-// on the way up (nor the package.json of a bare import's package) is a FIFO,
-// socket or device.
+// on the way up (nor the package.json of a bare import's package, nor a file
+// a tsconfig.json or jsconfig.json "extends", which esbuild opens too) is a
+// FIFO, socket or device.
 
 // checkResolverConfigs returns why esbuild may not resolve from dir (a
 // resolver config file there or above is not a regular file), or nil; spec,
@@ -49,6 +52,11 @@ func (c *containment) checkConfigsIn(dir string) error {
 		if err := c.checkSpecial(filepath.Join(dir, name)); err != nil {
 			return err
 		}
+		if name != "package.json" {
+			if err := c.checkExtends(filepath.Join(dir, name), 0); err != nil {
+				return err
+			}
+		}
 	}
 	c.mu.Lock()
 	c.configsOK[dir] = true
@@ -64,4 +72,71 @@ func (c *containment) checkSpecial(p string) error {
 		return nil
 	}
 	return regularOnly(c.display.Show(p), st.Mode())
+}
+
+// checkExtends checks the files the tsconfig or jsconfig at file "extends"
+// (a path, a list of paths, or a package's config), and theirs in turn up to
+// maxExtends deep, the way checkSpecial checks the config itself. A file
+// that cannot be read or parsed is esbuild's to report.
+func (c *containment) checkExtends(file string, depth int) error {
+	if depth >= maxExtends {
+		return nil
+	}
+	data, err := readBounded(file)
+	if err != nil {
+		return nil
+	}
+	var tc struct {
+		Extends json.RawMessage `json:"extends"`
+	}
+	if json.Unmarshal(stripJSONC(data), &tc) != nil || len(tc.Extends) == 0 {
+		return nil
+	}
+	var parents []string
+	if json.Unmarshal(tc.Extends, &parents) != nil {
+		var one string
+		if json.Unmarshal(tc.Extends, &one) != nil {
+			return nil
+		}
+		parents = []string{one}
+	}
+	for _, parent := range parents {
+		for _, p := range extendsCandidates(filepath.Dir(file), parent) {
+			if err := c.checkSpecial(p); err != nil {
+				return err
+			}
+			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+				if err := c.checkExtends(p, depth+1); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// extendsCandidates are the files an "extends" of parent, written in a
+// config in dir, may name: the path itself and with ".json" added, relative
+// to dir or absolute; for a package name, the same under every node_modules
+// from dir up, and the package's own tsconfig.json.
+func extendsCandidates(dir, parent string) []string {
+	withJSON := func(p string) []string {
+		if strings.HasSuffix(p, ".json") {
+			return []string{p}
+		}
+		return []string{p, p + ".json", filepath.Join(p, "tsconfig.json")}
+	}
+	if filepath.IsAbs(parent) {
+		return withJSON(filepath.Clean(parent))
+	}
+	if strings.HasPrefix(parent, ".") {
+		return withJSON(filepath.Join(dir, filepath.FromSlash(parent)))
+	}
+	var out []string
+	for d := dir; ; d = filepath.Dir(d) {
+		out = append(out, withJSON(filepath.Join(d, "node_modules", filepath.FromSlash(parent)))...)
+		if filepath.Dir(d) == d {
+			return out
+		}
+	}
 }
