@@ -129,4 +129,3 @@ func TestSignalStopsDev(t *testing.T) {
 		})
 	}
 }
-
