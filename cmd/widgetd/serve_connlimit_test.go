@@ -161,13 +161,16 @@ func (kc *keepAliveClient) dials() []*watchedConn {
 	return append([]*watchedConn(nil), kc.conn...)
 }
 
-// connModes are the ways widgetd serve speaks HTTP: the two plain-HTTP
-// engines, and HTTPS (net/http) over HTTP/2 and HTTP/1.1.
-var connModes = []struct {
+// connMode is one way widgetd serve speaks HTTP.
+type connMode struct {
 	name, engine string
 	tls, h2      bool
 	proto        string
-}{
+}
+
+// connModes are the ways widgetd serve speaks HTTP: the two plain-HTTP
+// engines, and HTTPS (net/http) over HTTP/2 and HTTP/1.1.
+var connModes = []connMode{
 	{name: "fast", engine: "fast", proto: "HTTP/1.1"},
 	{name: "net-http", engine: "net/http", proto: "HTTP/1.1"},
 	{name: "https-h2", tls: true, h2: true, proto: "HTTP/2.0"},
@@ -183,25 +186,14 @@ var connModes = []struct {
 // HTTP/2 and HTTP/1.1.
 func TestServeMaxConnsIdle(t *testing.T) {
 	const maxConns = 4
-	d := assetstest.New(t, assetstest.Options{})
-	ca := newTestCA(t)
-	certFile, keyFile := filepath.Join(t.TempDir(), "cert.pem"), filepath.Join(t.TempDir(), "key.pem")
-	ca.issue(t, 100, certFile, keyFile)
+	srv := newLimitedServeFixture(t)
 	for _, mode := range connModes {
 		t.Run(mode.name, func(t *testing.T) {
-			args := []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--max-conns", strconv.Itoa(maxConns)}
-			var roots *x509.CertPool
-			if mode.tls {
-				args, roots = append(args, "--tls-cert", certFile, "--tls-key", keyFile), ca.pool()
-			} else {
-				args = append(args, "--engine", mode.engine)
-			}
-			lines, stderr := startServeCLI(t, args...)
-			base := urlRE.FindString(lines[len(lines)-1])
+			base, stderr, roots := srv.start(t, mode, maxConns)
 			var idle []*keepAliveClient
 			for i := range maxConns {
 				kc := newKeepAliveClient(t, roots, mode.h2)
-				path := "/" + d.Asset
+				path := "/" + srv.asset
 				if i == 0 {
 					path = "/healthz"
 				}
@@ -233,7 +225,7 @@ func TestServeMaxConnsIdle(t *testing.T) {
 				if kc.dials()[0].closed() {
 					t.Errorf("client %d's connection was closed too; only the one idle longest should be", i+1)
 				}
-				if status, _, err := kc.get(base + "/" + d.Asset); err != nil || status != 200 {
+				if status, _, err := kc.get(base + "/" + srv.asset); err != nil || status != 200 {
 					t.Errorf("client %d again: %d %v", i+1, status, err)
 				}
 				if n := len(kc.dials()); n != 1 {
@@ -436,21 +428,10 @@ var closedIdleRE = regexp.MustCompile(`"closed_idle":[1-9]`)
 // reused connection; HTTP/2 ones retry what a GOAWAY did not cover).
 func TestServeMaxConnsChurn(t *testing.T) {
 	const maxConns, clients, requests = 3, 9, 20
-	d := assetstest.New(t, assetstest.Options{})
-	ca := newTestCA(t)
-	certFile, keyFile := filepath.Join(t.TempDir(), "cert.pem"), filepath.Join(t.TempDir(), "key.pem")
-	ca.issue(t, 100, certFile, keyFile)
+	srv := newLimitedServeFixture(t)
 	for _, mode := range connModes {
 		t.Run(mode.name, func(t *testing.T) {
-			args := []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--max-conns", strconv.Itoa(maxConns)}
-			var roots *x509.CertPool
-			if mode.tls {
-				args, roots = append(args, "--tls-cert", certFile, "--tls-key", keyFile), ca.pool()
-			} else {
-				args = append(args, "--engine", mode.engine)
-			}
-			lines, stderr := startServeCLI(t, args...)
-			base := urlRE.FindString(lines[len(lines)-1])
+			base, stderr, roots := srv.start(t, mode, maxConns)
 			errs := make(chan error, clients*requests)
 			var wg sync.WaitGroup
 			var all []*keepAliveClient
@@ -459,7 +440,7 @@ func TestServeMaxConnsChurn(t *testing.T) {
 				all = append(all, kc)
 				wg.Go(func() {
 					for j := range requests {
-						if status, _, err := kc.get(base + "/" + d.Asset); err != nil || status != 200 {
+						if status, _, err := kc.get(base + "/" + srv.asset); err != nil || status != 200 {
 							errs <- fmt.Errorf("client %d request %d: %d %v", i, j, status, err)
 						}
 					}
@@ -483,4 +464,35 @@ func TestServeMaxConnsChurn(t *testing.T) {
 			t.Logf("%d requests over %d connections", clients*requests, dials)
 		})
 	}
+}
+
+// limitedServeFixture is what the --max-conns tests share: a dist/ and a
+// certificate for the TLS modes.
+type limitedServeFixture struct {
+	dir, certFile, keyFile string
+	asset                  string // a hashed file of the dist/, served from /asset
+	ca                     *testCA
+}
+
+func newLimitedServeFixture(t *testing.T) *limitedServeFixture {
+	d := assetstest.New(t, assetstest.Options{})
+	f := &limitedServeFixture{dir: d.Dir, asset: d.Asset, ca: newTestCA(t)}
+	f.certFile, f.keyFile = filepath.Join(t.TempDir(), "cert.pem"), filepath.Join(t.TempDir(), "key.pem")
+	f.ca.issue(t, 100, f.certFile, f.keyFile)
+	return f
+}
+
+// start runs widgetd serve in mode with --max-conns maxConns, returning
+// its base URL, its log and the roots a TLS client trusts (nil otherwise).
+func (f *limitedServeFixture) start(t *testing.T, mode connMode, maxConns int) (string, *syncbuf.Buffer, *x509.CertPool) {
+	t.Helper()
+	args := []string{"--dir", f.dir, "--addr", "127.0.0.1:0", "--access-log=false", "--max-conns", strconv.Itoa(maxConns)}
+	var roots *x509.CertPool
+	if mode.tls {
+		args, roots = append(args, "--tls-cert", f.certFile, "--tls-key", f.keyFile), f.ca.pool()
+	} else {
+		args = append(args, "--engine", mode.engine)
+	}
+	lines, stderr := startServeCLI(t, args...)
+	return urlRE.FindString(lines[len(lines)-1]), stderr, roots
 }
