@@ -91,6 +91,12 @@ type Options struct {
 	// mostly on a first build), so a terminal is not left silent. It does
 	// not change the output. widgetd calls it only for a terminal.
 	Progress func(note string)
+	// Audit, when set, is called once a build is written, with the Builder
+	// and the Result; the warnings it returns are added to the build's and
+	// recorded with them, so an up-to-date build repeats them without
+	// auditing again. widgetd build passes check's undeclared-origin rules
+	// (package check depends on this one, so it comes in from outside).
+	Audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -145,6 +151,8 @@ type Builder struct {
 	// before it is called (tests shorten it).
 	progress      func(note string)
 	progressDelay time.Duration
+	// audit is Options.Audit.
+	audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -169,13 +177,14 @@ type settings struct {
 	devOrigin       string   // Options.DevOrigin
 	strict          bool     // Options.Strict
 	skip            []string // Options.Skip
+	audit           bool     // Options.Audit is set: its warnings are in the record
 }
 
 // resolveSettings resolves opts against the project file pc and the
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict, skip: slices.Clone(opts.Skip)}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()
@@ -250,7 +259,7 @@ func New(opts Options) (*Builder, error) {
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
 	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
-		progress: opts.Progress, progressDelay: progressDelay}
+		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
@@ -439,10 +448,16 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	b.cache.prune(maxCacheBytes)
 	res := b.result(a.manifest, warnings, &size)
 	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
-	b.saveRecord(a.metafile, &size, a.warnings)
+	res.Metafile = a.metafile
+	recorded := a.warnings
+	if b.audit != nil {
+		found := b.audit(ctx, b, res)
+		res.Warnings = append(res.Warnings, found...)
+		recorded = append(slices.Clip(recorded), found...)
+	}
+	b.saveRecord(a.metafile, &size, recorded)
 	watch.add(&t.Record)
 	res.Timings = *t
-	res.Metafile = a.metafile
 	res.Duration = time.Since(start)
 	return res, nil
 }

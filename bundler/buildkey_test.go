@@ -1,6 +1,7 @@
 package bundler
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -59,6 +60,9 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"DevOrigin":       func(o *Options) { o.DevOrigin = "http://localhost:5173" },
 		"Strict":          func(o *Options) { o.Strict = true },
 		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
+		"Audit": func(o *Options) {
+			o.Audit = func(context.Context, *Builder, *Result) []Diagnostic { return nil }
+		},
 	}
 	// notOutput are the options that do not decide the output.
 	notOutput := map[string]bool{"Progress": true}

@@ -110,3 +110,42 @@ func TestUpToDate(t *testing.T) {
 		})
 	}
 }
+
+// TestAuditRecorded: Options.Audit runs once per build written, its
+// warnings join the build's, and an up-to-date build repeats them from the
+// record without auditing again.
+func TestAuditRecorded(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"widgets/w/widget.json": `{"title": "W"}`,
+		"widgets/w/index.ts":    "document.body.append(\"w\");\n",
+	})
+	calls := 0
+	opts := Options{Root: root, CacheDir: t.TempDir(), Audit: func(_ context.Context, b *Builder, res *Result) []Diagnostic {
+		calls++
+		if res.Manifest == nil || len(res.Metafile) == 0 || b.Root() == "" {
+			t.Errorf("audit called without the written build: manifest %v, metafile %d bytes", res.Manifest != nil, len(res.Metafile))
+		}
+		return []Diagnostic{{File: "widgets/w/index.ts", Line: 1, Column: 1, Warning: true, Message: "audited"}}
+	}}
+	audited := func(res *Result) bool {
+		for _, w := range res.Warnings {
+			if w.Message == "audited" {
+				return true
+			}
+		}
+		return false
+	}
+	for i, wantUpToDate := range []bool{false, true} {
+		res, err := Build(context.Background(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.UpToDate != wantUpToDate || !audited(res) {
+			t.Fatalf("build %d: up to date %v (want %v), audit warning repeated %v: %v", i+1, res.UpToDate, wantUpToDate, audited(res), res.Warnings)
+		}
+	}
+	if calls != 1 {
+		t.Errorf("audit ran %d times over a build and an up-to-date one, want 1", calls)
+	}
+}

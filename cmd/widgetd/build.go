@@ -66,31 +66,26 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	return exitOK
 }
 
-// buildAndAudit builds the project, then adds to the build's warnings each
-// load from an origin a widget's csp does not declare (check's
-// csp-undeclared-* rules), at the source line:col: the build succeeds, but
-// the author hears at once what the host will block.
+// buildAndAudit builds the project with check's undeclared-origin rules
+// (csp-undeclared-*) as the build's audit: each load from an origin a
+// widget's csp does not declare is a warning at the source line:col. The
+// build succeeds, but the author hears at once what the host will block;
+// an up-to-date build repeats the warnings from its record.
 func buildAndAudit(ctx context.Context, opts bundler.Options) (*bundler.Result, error) {
-	b, err := bundler.New(opts)
-	if err != nil {
-		return nil, err
-	}
-	defer b.Close()
-	res, err := b.Build(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// dist/ is written: what follows only adds warnings, never fails it.
+	opts.Audit = auditUndeclaredLoads
+	return bundler.Build(ctx, opts)
+}
+
+// auditUndeclaredLoads reads the build just written back and returns its
+// undeclared loads as warnings; dist/ is written, so it never fails it.
+func auditUndeclaredLoads(ctx context.Context, b *bundler.Builder, res *bundler.Result) []bundler.Diagnostic {
 	in, err := check.ForBuild(b, res)
 	if err != nil {
-		res.Warnings = append(res.Warnings, bundler.Diagnostic{File: displaypath.Show(res.OutDir), Warning: true,
-			Message: fmt.Sprintf("could not read the build back to check its URLs against the CSP (%v); run widgetd check", err)})
-		return res, nil
+		return []bundler.Diagnostic{{File: displaypath.Show(res.OutDir), Warning: true,
+			Message: fmt.Sprintf("could not read the build back to check its URLs against the CSP (%v); run widgetd check", err)}}
 	}
-	if warnings, err := check.UndeclaredLoads(ctx, in); err == nil {
-		res.Warnings = append(res.Warnings, warnings...)
-	}
-	return res, nil
+	warnings, _ := check.UndeclaredLoads(ctx, in) // only cancellation fails it
+	return warnings
 }
 
 func printError(w io.Writer, err error) {
