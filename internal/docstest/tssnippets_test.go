@@ -94,6 +94,11 @@ func snippetProject(t *testing.T, snippets []tsSnippet) string {
 	if err := os.Symlink(filepath.Join(examples, "node_modules"), filepath.Join(widgets, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
+	// A node_modules linking outside the project needs allowOutside.
+	allow := fmt.Sprintf(`{"allowOutside": [%q]}`, filepath.Join(examples, "node_modules"))
+	if err := os.WriteFile(filepath.Join(filepath.Dir(widgets), "widgetd.json"), []byte(allow), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return widgets
 }
 
