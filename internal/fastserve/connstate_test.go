@@ -112,18 +112,7 @@ func TestHitAllocsLimited(t *testing.T) {
 	for _, tc := range hitCases {
 		t.Run(tc.name, func(t *testing.T) {
 			hc := newHitClient(t, startLimited(t, staticHandler(bytes.Repeat([]byte("x"), tc.size)), limits), tc.method)
-			var err error
-			allocs := testing.AllocsPerRun(1000, func() {
-				if e := hc.do(); e != nil {
-					err = e
-				}
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if allocs != 0 {
-				t.Errorf("%v allocations per hit, want 0", allocs)
-			}
+			assertNoAllocsPerHit(t, hc)
 		})
 	}
 }

@@ -726,19 +726,25 @@ func TestHitAllocs(t *testing.T) {
 			opts.Observer = func(h Hit) { n.Add(h.Bytes) }
 			addr, _ := start(t, staticHandler(bytes.Repeat([]byte("x"), tc.size)), opts)
 			hc := newHitClient(t, addr, tc.method)
-			var err error
-			allocs := testing.AllocsPerRun(1000, func() {
-				if e := hc.do(); e != nil {
-					err = e
-				}
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if allocs != 0 {
-				t.Errorf("%v allocations per hit, want 0", allocs)
-			}
+			assertNoAllocsPerHit(t, hc)
 		})
+	}
+}
+
+// assertNoAllocsPerHit fails t when a hit by hc allocates or fails.
+func assertNoAllocsPerHit(t *testing.T, hc *hitClient) {
+	t.Helper()
+	var err error
+	allocs := testing.AllocsPerRun(1000, func() {
+		if e := hc.do(); e != nil {
+			err = e
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocs != 0 {
+		t.Errorf("%v allocations per hit, want 0", allocs)
 	}
 }
 
