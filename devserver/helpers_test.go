@@ -237,9 +237,13 @@ func (p *page) waitFrameText(want string, timeout time.Duration) string {
 	return text
 }
 
-// clickInFrame clicks an element inside the widget iframe.
+// clickInFrame clicks an element inside the widget iframe, once the frame
+// has stopped moving: a click is dispatched at page coordinates, so a
+// frame still being resized or pushed down (the status line wrapping the
+// bar, a late size-changed) would take the click somewhere else.
 func (p *page) clickInFrame(sel string) {
 	p.t.Helper()
+	p.waitFrameStill()
 	ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 	defer cancel()
 	nodes, err := chromedp.Run(ctx, chromedp.Nodes(chromedp.CSS("#widget-frame")))
@@ -249,6 +253,29 @@ func (p *page) clickInFrame(sel string) {
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel), chromedp.FromNode(nodes[0]))); err != nil {
 		p.t.Fatalf("click %s in the widget: %v", sel, err)
 	}
+}
+
+// waitFrameStill waits until the widget frame's box on the page has been
+// the same for three polls in a row (about 300 ms).
+func (p *page) waitFrameStill() {
+	p.t.Helper()
+	last, same := "", 0
+	p.waitFor("the widget frame to stop moving", 20*time.Second, func() string {
+		var box string
+		if err := p.eval(`(() => { const r = document.getElementById("widget-frame")?.getBoundingClientRect(); return r ? [r.x, r.y, r.width, r.height].join(",") : "" })()`, &box); err != nil {
+			return err.Error()
+		}
+		if box != "" && box == last {
+			same++
+		} else {
+			last, same = box, 0
+		}
+		if same < 3 {
+			time.Sleep(50 * time.Millisecond)
+			return "frame box " + box
+		}
+		return ""
+	})
 }
 
 // allowModules is a widgetd.json allowing the node_modules of the widgets

@@ -111,8 +111,7 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 		fail("open the preview: %v", err)
 		return c
 	}
-	st, err := waitHandshake(ctx, p.host)
-	if err != nil {
+	if err := waitHandshake(ctx, p.host); err != nil {
 		fail("%v", err)
 		c.Failures = append(c.Failures, errs.all()...)
 		return c
@@ -121,16 +120,16 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	if p.fixture != nil && p.fixture.Fixture.Expect != nil {
 		expect = *p.fixture.Fixture.Expect
 	}
-	pr, st, err := settle(ctx, expect)
+	s, err := settle(ctx, expect)
 	if err != nil {
 		fail("%v", err)
 	}
-	c.Failures = append(c.Failures, checkLog(st)...)
+	c.Failures = append(c.Failures, checkLog(s.state)...)
 	c.Failures = append(c.Failures, errs.all()...)
-	c.Failures = append(c.Failures, checkExpect(expect, pr, st)...)
+	c.Failures = append(c.Failures, checkExpect(expect, s.probe, s.state)...)
 	// A broken render is not compared, and never becomes a baseline.
 	if !opts.NoScreenshots && len(c.Failures) == 0 {
-		c.Failures = append(c.Failures, screenshot(ctx, p, opts, &c)...)
+		c.Failures = append(c.Failures, screenshot(ctx, p, opts, s.stable, &c)...)
 	}
 	return c
 }
@@ -148,66 +147,91 @@ func eval(ctx context.Context, expr string, out any) error {
 // waitHandshake waits for the host to be connected to the widget: the
 // ui/initialize handshake (MCP Apps host) or the widget document loaded
 // with window.openai (ChatGPT host).
-func waitHandshake(ctx context.Context, host string) (*pageState, error) {
+func waitHandshake(ctx context.Context, host string) error {
 	for {
 		var st *pageState
 		if err := eval(ctx, stateExpr, &st); err == nil && st != nil {
 			if (host == "mcp" && st.Initialized) || (host == "chatgpt" && st.Loaded) {
-				return st, nil
+				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
 			if host == "mcp" {
-				return nil, errors.New("missing handshake: the widget never completed ui/initialize with the MCP Apps host (AppBridge)")
+				return errors.New("missing handshake: the widget never completed ui/initialize with the MCP Apps host (AppBridge)")
 			}
-			return nil, errors.New("missing handshake: the widget document never loaded in the ChatGPT host")
+			return errors.New("missing handshake: the widget document never loaded in the ChatGPT host")
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 }
 
+// settleQuiet is how long settle waits for a page whose probe stopped
+// changing to meet its expectations before it reports what it saw. It is
+// measured from the last change, not from the start, so a page that is
+// still loading on a busy machine keeps being waited for (up to the case
+// timeout), while a wrong expectation on a finished page fails quickly.
+const settleQuiet = 5 * time.Second
+
+// settleStable is how long the frame height must not change before the
+// widget counts as laid out.
+const settleStable = 300 * time.Millisecond
+
+// settled is what settle saw last: the probe, the preview state, and
+// whether the widget settled (ready, expectations met, height stable)
+// rather than going quiet without doing so.
+type settled struct {
+	probe  *probe
+	state  *pageState
+	stable bool
+}
+
 // settle polls until the widget document is ready, its expectations hold
-// and its frame height has been stable for a while (or until a short
-// deadline: the last probe is then checked and reported).
-func settle(ctx context.Context, expect devserver.Expect) (*probe, *pageState, error) {
+// and its frame height has been stable for settleStable, or until nothing
+// has changed for settleQuiet (the last probe is then checked and
+// reported).
+func settle(ctx context.Context, expect devserver.Expect) (settled, error) {
 	selectors := expect.Elements
 	if selectors == nil {
 		selectors = []string{}
 	}
 	sel, _ := json.Marshal(selectors)
-	deadline := time.Now().Add(5 * time.Second)
-	var last *probe
-	var st *pageState
-	lastHeight, stableSince := -1.0, time.Now()
+	var s settled
+	lastSeen, lastChange, stableSince := "", time.Now(), time.Now()
+	lastHeight := -1.0
 	for {
 		var pr probe
 		err := eval(ctx, "window.widgetdDev.probe("+string(sel)+")", &pr)
 		if err != nil && ctx.Err() != nil {
-			return last, st, fmt.Errorf("the widget did not settle: %v", ctx.Err())
+			return s, fmt.Errorf("the widget did not settle: %v", ctx.Err())
 		}
 		if err == nil {
-			last = &pr
+			s.probe = &pr
 		}
-		if err := eval(ctx, stateExpr, &st); err != nil {
-			return last, st, fmt.Errorf("read the preview state: %v", err)
+		if err := eval(ctx, stateExpr, &s.state); err != nil {
+			return s, fmt.Errorf("read the preview state: %v", err)
 		}
-		if st.FrameHeight != lastHeight {
-			lastHeight, stableSince = st.FrameHeight, time.Now()
+		if s.state.FrameHeight != lastHeight {
+			lastHeight, stableSince = s.state.FrameHeight, time.Now()
 		}
-		done := last != nil && last.Ready && len(checkExpect(expect, last, st)) == 0 && time.Since(stableSince) > 300*time.Millisecond
-		if done || time.Now().After(deadline) {
-			if last == nil {
-				return nil, st, errors.New("the widget document never answered a probe (did it replace the whole document?)")
+		if seen := fmt.Sprintf("%+v %v", s.probe, lastHeight); seen != lastSeen {
+			lastSeen, lastChange = seen, time.Now()
+		}
+		s.stable = s.probe != nil && s.probe.Ready && len(checkExpect(expect, s.probe, s.state)) == 0 && time.Since(stableSince) > settleStable
+		if s.stable || time.Since(lastChange) > settleQuiet {
+			if s.probe == nil {
+				return s, errors.New("the widget document never answered a probe (did it replace the whole document?)")
 			}
 			// CSP reports and late errors arrive asynchronously.
 			time.Sleep(100 * time.Millisecond)
-			err := eval(ctx, stateExpr, &st)
-			return last, st, err
+			return s, eval(ctx, stateExpr, &s.state)
 		}
 		select {
 		case <-ctx.Done():
-			return last, st, fmt.Errorf("the widget did not settle: %v", ctx.Err())
+			if time.Since(stableSince) < settleQuiet {
+				return s, fmt.Errorf("the widget did not settle before the case timeout: its frame height was still changing (last %.0f px); stop animating the document's height", lastHeight)
+			}
+			return s, fmt.Errorf("the widget did not settle: %v", ctx.Err())
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
@@ -330,8 +354,11 @@ func abbreviate(s string, n int) string {
 
 // screenshot freezes the widget's animations, transitions and caret,
 // captures the widget frame and compares it with the baseline
-// (or writes the baseline with --update or when there is none yet).
-func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
+// (or writes the baseline with --update or when there is none yet). A
+// widget that never settled (its height still changing) is compared, but
+// never written as a baseline: the next run would compare against a frame
+// caught mid-layout.
+func screenshot(ctx context.Context, p plan, opts Options, stable bool, c *Case) []string {
 	var frozen probe
 	if err := eval(ctx, "window.widgetdDev.probe([], true)", &frozen); err != nil {
 		return []string{fmt.Sprintf("freeze animations before the screenshot: %v", err)}
@@ -344,6 +371,9 @@ func screenshot(ctx context.Context, p plan, opts Options, c *Case) []string {
 	actual := strings.TrimSuffix(p.baseline(), ".png") + ".actual.png"
 	old, err := os.ReadFile(p.baseline())
 	if opts.Update || errors.Is(err, os.ErrNotExist) {
+		if !stable {
+			return []string{fmt.Sprintf("not writing baseline %s: the widget frame's height was still changing after %s without settling; make the layout settle (or stop animating its height) and run again", relPath(p.baseline()), settleQuiet)}
+		}
 		if err := writeFile(p.baseline(), png); err != nil {
 			return []string{err.Error()}
 		}

@@ -30,7 +30,11 @@ var Hosts = []string{"mcp", "chatgpt"}
 const (
 	DefaultThreshold   = 0.001
 	DefaultTolerance   = 16
-	DefaultCaseTimeout = 20 * time.Second
+	// DefaultCaseTimeout only bounds a case that hangs: a passing case
+	// ends as soon as it settles, a failing one once its page has been
+	// quiet for settleQuiet. It is generous because a CI runner busy with
+	// other jobs can take tens of seconds to start a widget.
+	DefaultCaseTimeout = 45 * time.Second
 	// ViewportWidth and ViewportHeight are the fixed browser viewport of
 	// every case (device scale factor 1).
 	ViewportWidth  = 1280
