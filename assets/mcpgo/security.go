@@ -1,0 +1,30 @@
+package mcpgo
+
+import (
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/widgetd/widgetd/assets"
+)
+
+// SetSecuritySchemes writes schemes to t's _meta["securitySchemes"], for a
+// tool without a widget (AttachWidget writes ToolOptions.SecuritySchemes the
+// same way). mcp-go's Tool marshals a fixed set of fields, so unlike
+// gosdk.AddSecuritySchemes this adapter cannot also send them as the tool's
+// top-level securitySchemes; the _meta mirror is what OpenAI's reference
+// names for clients that read only _meta.
+func SetSecuritySchemes(t *mcp.Tool, schemes ...assets.SecurityScheme) error {
+	wire, err := assets.SecuritySchemesWire(schemes)
+	if err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
+	}
+	if t.Meta == nil {
+		t.Meta = mcp.NewMetaFromMap(map[string]any{})
+	}
+	if t.Meta.AdditionalFields == nil {
+		t.Meta.AdditionalFields = map[string]any{}
+	}
+	t.Meta.AdditionalFields["securitySchemes"] = wire
+	return nil
+}
