@@ -66,7 +66,9 @@ func metaServer(t *testing.T) *server.MCPServer {
 	if err := mcpgo.SetSecuritySchemes(&plain, assets.SecurityScheme{Type: "basic"}); err == nil {
 		t.Error("SetSecuritySchemes accepted an unknown scheme type")
 	}
-	s.AddTool(plain, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) { return mcp.NewToolResultText("ok"), nil })
+	s.AddTool(plain, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcp.NewToolResultText("ok"), nil
+	})
 	findings, err := mcpgo.AuditServer(reg, s)
 	if err != nil {
 		t.Fatal(err)
