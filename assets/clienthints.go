@@ -136,10 +136,14 @@ func jsonObject(v any) (map[string]any, bool) {
 // offer a text-only variant of a tool to a client without it. The adapters
 // wrap it: gosdk.SupportsUI and mcpgo.SupportsUI.
 func SupportsUI(extensions map[string]any) bool {
-	ext, ok := jsonObject(extensions[ExtensionID])
-	if !ok {
+	// Through JSON, so a value an in-process client built as a typed map or
+	// struct reads like a decoded one.
+	data, err := json.Marshal(extensions[ExtensionID])
+	if err != nil {
 		return false
 	}
-	types, _ := ext["mimeTypes"].([]any)
-	return slices.Contains(types, any(MIMETypeMCPApp))
+	var ui struct {
+		MimeTypes []string `json:"mimeTypes"`
+	}
+	return json.Unmarshal(data, &ui) == nil && slices.Contains(ui.MimeTypes, MIMETypeMCPApp)
 }

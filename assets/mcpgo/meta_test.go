@@ -69,6 +69,14 @@ func metaServer(t *testing.T) *server.MCPServer {
 	s.AddTool(plain, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultText("ok"), nil
 	})
+	forecast := mcp.NewTool("forecast", append(ann, mcp.WithDescription("Three tiers."), mcp.WithOutputSchema[map[string]any]())...)
+	if err := mcpgo.AttachWidget(&forecast, reg, "counter", assets.ToolOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(forecast, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return mcpgo.Result("Lisbon: sunny.", map[string]any{"city": "Lisbon"},
+			assets.ResultMeta{WidgetState: assets.WidgetState{PrivateContent: map[string]any{"tab": 2}}, Data: map[string]any{"hourly": []int{16, 24}}})
+	})
 	findings, err := mcpgo.AuditServer(reg, s)
 	if err != nil {
 		t.Fatal(err)
@@ -94,7 +102,7 @@ func TestToolsListGolden(t *testing.T) {
 	var res struct {
 		Tools []audit.Tool `json:"tools"`
 	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Tools) != 2 {
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Tools) != 3 {
 		t.Fatalf("tools/list: %v %s", err, raw)
 	}
 	for _, tool := range res.Tools {
@@ -135,6 +143,33 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestResult calls a tool answering with mcpgo.Result over real HTTP and
+// finds each tier where hosts look for it.
+func TestResult(t *testing.T) {
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(metaServer(t), server.WithStateLess(true)))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	raw, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", "tools/call", map[string]any{"name": "forecast", "arguments": map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Content           []map[string]any `json:"content"`
+		StructuredContent map[string]any   `json:"structuredContent"`
+		Meta              map[string]any   `json:"_meta"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	state, _ := json.Marshal(res.Meta["openai/widgetState"])
+	hourly, _ := json.Marshal(res.Meta["hourly"])
+	if len(res.Content) != 1 || res.Content[0]["text"] != "Lisbon: sunny." || res.StructuredContent["city"] != "Lisbon" ||
+		string(state) != `{"privateContent":{"tab":2}}` || string(hourly) != `[16,24]` {
+		t.Errorf("tools/call result %s", raw)
 	}
 }
 
