@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/internal/sdkadapter"
 )
 
 // metaSecuritySchemes is the _meta key of the securitySchemes mirror.
@@ -73,25 +74,6 @@ func (r *toolsWithSchemes) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
-		return nil, fmt.Errorf("tools/list securitySchemes: %w", err)
-	}
-	var tools []map[string]json.RawMessage
-	if err := json.Unmarshal(obj["tools"], &tools); err != nil || len(tools) != len(r.Tools) {
-		return nil, fmt.Errorf("tools/list securitySchemes: tools do not decode as %d objects: %v", len(r.Tools), err)
-	}
-	for i, t := range r.Tools {
-		ss, ok := t.Meta[metaSecuritySchemes]
-		if !ok {
-			continue
-		}
-		if tools[i]["securitySchemes"], err = json.Marshal(ss); err != nil {
-			return nil, fmt.Errorf("tool %q securitySchemes: %w", t.Name, err)
-		}
-	}
-	if obj["tools"], err = json.Marshal(tools); err != nil {
-		return nil, err
-	}
-	return json.Marshal(obj)
+	out, _, err := sdkadapter.PromoteSecuritySchemes(data)
+	return out, err
 }

@@ -88,10 +88,10 @@ func metaServer(t *testing.T) *server.MCPServer {
 }
 
 // TestToolsListGolden pins the exact tools/list JSON an mcp-go server with
-// the adapter sends over real HTTP: every ToolMeta key, in _meta (mcp-go's
-// Tool has no top-level securitySchemes; see SetSecuritySchemes).
+// the adapter sends over real HTTP: every ToolMeta key, and securitySchemes
+// at the top level (added by SecuritySchemesHandler) beside its _meta mirror.
 func TestToolsListGolden(t *testing.T) {
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(metaServer(t), server.WithStateLess(true)))
+	srv := httptest.NewServer(mcpgo.SecuritySchemesHandler(server.NewStreamableHTTPServer(metaServer(t), server.WithStateLess(true))))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -106,6 +106,10 @@ func TestToolsListGolden(t *testing.T) {
 		t.Fatalf("tools/list: %v %s", err, raw)
 	}
 	for _, tool := range res.Tools {
+		mirror, hasMirror := tool.Meta["securitySchemes"]
+		if hasMirror != (tool.SecuritySchemes != nil) || (hasMirror && string(mustJSON(t, mirror)) != string(mustJSON(t, tool.SecuritySchemes))) {
+			t.Errorf("%s: top-level securitySchemes %v, _meta mirror %v", tool.Name, tool.SecuritySchemes, mirror)
+		}
 		if fs := audit.CheckTool(tool, nil); len(fs) != 0 {
 			t.Errorf("%s as sent fails the audit: %v", tool.Name, fs)
 		}
@@ -117,7 +121,8 @@ func TestToolsListGolden(t *testing.T) {
 // streamable HTTP under both protocol eras (capabilities from initialize,
 // and per request in _meta from 2026-07-28), with and without MCP Apps.
 func TestClientHintsAndSupportsUI(t *testing.T) {
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(metaServer(t)))
+	// Wrapped, so the sessions also show the wrapper leaves other traffic alone.
+	srv := httptest.NewServer(mcpgo.SecuritySchemesHandler(server.NewStreamableHTTPServer(metaServer(t))))
 	defer srv.Close()
 	hints := map[string]any{
 		"openai/locale": "pt-PT", "openai/userAgent": "ChatGPT/1.2025", "openai/subject": "anon-user",

@@ -10,10 +10,8 @@ import (
 
 // SetSecuritySchemes writes schemes to t's _meta["securitySchemes"], for a
 // tool without a widget (AttachWidget writes ToolOptions.SecuritySchemes the
-// same way). mcp-go's Tool marshals a fixed set of fields, so unlike
-// gosdk.AddSecuritySchemes this adapter cannot also send them as the tool's
-// top-level securitySchemes; the _meta mirror is what OpenAI's reference
-// names for clients that read only _meta.
+// same way). Serve through SecuritySchemesHandler to send them also as the
+// tool's top-level securitySchemes.
 func SetSecuritySchemes(t *mcp.Tool, schemes ...assets.SecurityScheme) error {
 	wire, err := assets.SecuritySchemesWire(schemes)
 	if err != nil {
