@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	mcpgoclient "github.com/mark3labs/mcp-go/client"
+	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
@@ -192,5 +194,57 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 				t.Errorf("handler saw %s, want %s", mustJSON(t, got), mustJSON(t, tc.want))
 			}
 		})
+	}
+}
+
+// TestSupportsUIBothProtocols drives the go-sdk server with mcp-go's client,
+// which can pin the protocol: before 2026-07-28 the capabilities come from
+// initialize (a stateful handler), from then on in each request's _meta
+// (go-sdk serves the sessionless protocol from a stateless handler).
+func TestSupportsUIBothProtocols(t *testing.T) {
+	s := metaServer(t)
+	stateful := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer stateful.Close()
+	stateless := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{Stateless: true}))
+	defer stateless.Close()
+	withUI := map[string]any{assets.ExtensionID: map[string]any{"mimeTypes": []any{assets.MIMETypeMCPApp}}}
+	for version, url := range map[string]string{"2025-06-18": stateful.URL, mcpgomcp.LATEST_PROTOCOL_VERSION: stateless.URL} {
+		for _, ext := range []map[string]any{withUI, nil} {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			c, err := mcpgoclient.NewStreamableHttpClient(url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Start(ctx); err != nil {
+				t.Fatal(err)
+			}
+			init := mcpgomcp.InitializeRequest{}
+			init.Params.ProtocolVersion = version
+			init.Params.ClientInfo = mcpgomcp.Implementation{Name: "c", Version: "1"}
+			init.Params.Capabilities.Extensions = ext
+			ir, err := c.Initialize(ctx, init)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ir.ProtocolVersion != version {
+				t.Fatalf("asked for protocol %s, negotiated %s: the test would not cover that era", version, ir.ProtocolVersion)
+			}
+			req := mcpgomcp.CallToolRequest{}
+			req.Params.Name = "search"
+			req.Params.Arguments = map[string]any{"q": "x", "photo": map[string]any{"download_url": "u", "file_id": "f"}}
+			res, err := c.CallTool(ctx, req)
+			if err != nil || res.IsError {
+				t.Fatalf("%s: call: %v %+v", version, err, res)
+			}
+			var got hintsOut
+			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
+				t.Fatal(err)
+			}
+			if got.UI != (ext != nil) {
+				t.Errorf("protocol %s (negotiated %s), extensions %v: SupportsUI = %v", version, ir.ProtocolVersion, ext, got.UI)
+			}
+			c.Close()
+			cancel()
+		}
 	}
 }

@@ -196,8 +196,12 @@ func callSearch(t *testing.T, url, version string, ext, meta map[string]any) hin
 	init.Params.ProtocolVersion = version
 	init.Params.ClientInfo = mcp.Implementation{Name: "openai-mcp", Version: "1"}
 	init.Params.Capabilities.Extensions = ext
-	if _, err := c.Initialize(ctx, init); err != nil {
+	ir, err := c.Initialize(ctx, init)
+	if err != nil {
 		t.Fatal(err)
+	}
+	if ir.ProtocolVersion != version {
+		t.Fatalf("asked for protocol %s, negotiated %s: the test would not cover that era", version, ir.ProtocolVersion)
 	}
 	req := mcp.CallToolRequest{}
 	req.Params.Name = "search"
