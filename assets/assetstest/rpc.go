@@ -14,35 +14,56 @@ import (
 	"testing"
 )
 
-// PostRPC sends one JSON-RPC request to an MCP streamable HTTP endpoint (a
-// stateless one: no initialize first) and returns the raw result exactly as
-// the server wrote it, so adapter tests can pin what goes on the wire
-// rather than what an SDK client decodes. It reads a plain JSON answer and
-// an SSE stream alike.
-func PostRPC(ctx context.Context, url, method string, params any) (json.RawMessage, error) {
-	body, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+// PostRPC sends one JSON-RPC request to an MCP streamable HTTP endpoint
+// and returns the raw result exactly as the server wrote it, so adapter
+// tests can pin what goes on the wire rather than what an SDK client
+// decodes. It reads a plain JSON answer and an SSE stream alike. Against a
+// stateless endpoint no initialize is needed; for a session, send
+// initialize first and pass its answer's header (Mcp-Session-Id) as h. A
+// method under notifications/ is sent without an id and returns no result.
+func PostRPC(ctx context.Context, url string, h http.Header, method string, params any) (json.RawMessage, http.Header, error) {
+	msg := map[string]any{"jsonrpc": "2.0", "method": method, "params": params}
+	notification := strings.HasPrefix(method, "notifications/")
+	if !notification {
+		msg["id"] = 1
+	}
+	body, err := json.Marshal(msg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if id := h.Get("Mcp-Session-Id"); id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer res.Body.Close()
 	data, err := io.ReadAll(res.Body)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if notification && res.StatusCode == http.StatusAccepted {
+		return nil, res.Header, nil
 	}
 	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("%s: HTTP %d: %s", method, res.StatusCode, data)
+		return nil, nil, fmt.Errorf("%s: HTTP %d: %s", method, res.StatusCode, data)
 	}
-	if strings.HasPrefix(res.Header.Get("Content-Type"), "text/event-stream") {
+	result, err := decodeAnswer(method, data, res.Header.Get("Content-Type"))
+	return result, res.Header, err
+}
+
+// decodeAnswer returns the result of the JSON-RPC response in data (a JSON
+// document or an SSE stream).
+func decodeAnswer(method string, data []byte, contentType string) (json.RawMessage, error) {
+	if strings.HasPrefix(contentType, "text/event-stream") {
+		var err error
 		if data, err = sseData(data); err != nil {
 			return nil, fmt.Errorf("%s: %w", method, err)
 		}

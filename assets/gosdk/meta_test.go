@@ -105,7 +105,7 @@ func TestToolsListGolden(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	raw, err := assetstest.PostRPC(ctx, srv.URL, "tools/list", map[string]any{})
+	raw, _, err := assetstest.PostRPC(ctx, srv.URL, nil, "tools/list", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,6 +245,46 @@ func TestSupportsUIBothProtocols(t *testing.T) {
 			}
 			c.Close()
 			cancel()
+		}
+	}
+}
+
+// TestClientHintsLocaleFromInitialize: ChatGPT sends openai/locale with
+// initialize too; a tool call without it gets that one. Raw JSON-RPC over a
+// real session, since neither SDK client sends initialize _meta.
+func TestClientHintsLocaleFromInitialize(t *testing.T) {
+	s := metaServer(t)
+	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, h, err := assetstest.PostRPC(ctx, srv.URL, nil, "initialize", map[string]any{
+		"protocolVersion": "2025-06-18", "capabilities": map[string]any{}, "clientInfo": map[string]any{"name": "openai-mcp", "version": "1"},
+		"_meta": map[string]any{"openai/locale": "ja-JP"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := assetstest.PostRPC(ctx, srv.URL, h, "notifications/initialized", map[string]any{}); err != nil {
+		t.Fatal(err)
+	}
+	args := map[string]any{"q": "x", "photo": map[string]any{"download_url": "u", "file_id": "f"}}
+	for _, tc := range []struct {
+		meta map[string]any
+		want string
+	}{
+		{nil, "ja-JP"},
+		{map[string]any{"openai/locale": "ko-KR"}, "ko-KR"},
+	} {
+		raw, _, err := assetstest.PostRPC(ctx, srv.URL, h, "tools/call", map[string]any{"name": "search", "arguments": args, "_meta": tc.meta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var res struct {
+			StructuredContent hintsOut `json:"structuredContent"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil || res.StructuredContent.Locale != tc.want {
+			t.Errorf("call _meta %v: locale %q, want %q (%v, %s)", tc.meta, res.StructuredContent.Locale, tc.want, err, raw)
 		}
 	}
 }

@@ -95,7 +95,7 @@ func TestToolsListGolden(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	raw, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", "tools/list", map[string]any{})
+	raw, _, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", nil, "tools/list", map[string]any{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestResult(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	raw, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", "tools/call", map[string]any{"name": "forecast", "arguments": map[string]any{}})
+	raw, _, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", nil, "tools/call", map[string]any{"name": "forecast", "arguments": map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
 	}
