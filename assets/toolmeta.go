@@ -34,9 +34,9 @@ type ToolOptions struct {
 	// schema the audit rules check (package audit). Nil writes no key.
 	FileParams []string
 	// SecuritySchemes is the tool's authentication (OAuth apps): written to
-	// _meta["securitySchemes"], the mirror OpenAI's reference asks for, and
-	// by the adapters also as the tool's top-level securitySchemes. Nil
-	// writes no key.
+	// _meta["securitySchemes"], the mirror OpenAI's reference asks for;
+	// gosdk.AddSecuritySchemes and mcpgo.SecuritySchemesHandler also send it
+	// as the tool's top-level securitySchemes. Nil writes no key.
 	SecuritySchemes []SecurityScheme
 }
 
