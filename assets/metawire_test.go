@@ -49,6 +49,14 @@ var wireTools = []struct {
 	{"empty-visibility", assets.ToolOptions{Visibility: []string{}}},
 	{"bad-visibility", assets.ToolOptions{Visibility: []string{"user"}}},
 	{"too-long", assets.ToolOptions{Invoking: strings.Repeat("x", 65)}},
+	{"file-params", assets.ToolOptions{FileParams: []string{"photo", "attachments"}}},
+	{"oauth", assets.ToolOptions{SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityNoAuth}, {Type: assets.SecurityOAuth2, Scopes: []string{"search.read"}}}}},
+	{"every-field", assets.ToolOptions{Visibility: []string{assets.VisibilityModel}, Invoking: "Working…", Invoked: "Done",
+		FileParams: []string{"photo"}, SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityOAuth2, Scopes: []string{"a", "b"}}}}},
+	{"bad-scheme", assets.ToolOptions{SecuritySchemes: []assets.SecurityScheme{{Type: "apikey"}}}},
+	{"noauth-with-scopes", assets.ToolOptions{SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityNoAuth, Scopes: []string{"x"}}}}},
+	{"file-param-twice", assets.ToolOptions{FileParams: []string{"f", "f"}}},
+	{"file-param-empty", assets.ToolOptions{FileParams: []string{""}}},
 }
 
 var wireHash = regexp.MustCompile(`\.[0-9a-f]{16}\.`)

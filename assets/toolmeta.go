@@ -29,6 +29,101 @@ type ToolOptions struct {
 	// Invoked is the status text after the tool ran (at most
 	// MaxInvocationText characters).
 	Invoked string
+	// FileParams is openai/fileParams: the top-level input fields that
+	// receive files ChatGPT hands the tool. Each must have the file object
+	// schema the audit rules check (package audit). Nil writes no key.
+	FileParams []string
+	// SecuritySchemes is the tool's authentication (OAuth apps): written to
+	// _meta["securitySchemes"], the mirror OpenAI's reference asks for;
+	// gosdk.AddSecuritySchemes and mcpgo.SecuritySchemesHandler also send it
+	// as the tool's top-level securitySchemes. Nil writes no key.
+	SecuritySchemes []SecurityScheme
+}
+
+// Security scheme types a tool may declare in SecurityScheme.Type.
+const (
+	// SecurityNoAuth lets a caller without a token call the tool.
+	SecurityNoAuth = "noauth"
+	// SecurityOAuth2 requires an OAuth 2.1 token with SecurityScheme.Scopes.
+	SecurityOAuth2 = "oauth2"
+)
+
+// SecurityScheme is one entry of a tool's securitySchemes, as OpenAI's Apps
+// SDK reference and SEP-1488 define it: any one entry satisfied lets the
+// call through, so [{noauth}, {oauth2 with scopes}] is a tool that works
+// signed out and does more signed in.
+type SecurityScheme struct {
+	// Type is SecurityNoAuth or SecurityOAuth2.
+	Type string `json:"type"`
+	// Scopes are the OAuth scopes the tool needs (oauth2 only).
+	Scopes []string `json:"scopes,omitempty"`
+}
+
+// validate reports what is wrong with s.
+func (s SecurityScheme) validate() error {
+	switch s.Type {
+	case SecurityNoAuth:
+		if len(s.Scopes) > 0 {
+			return fmt.Errorf("securitySchemes: a %q scheme takes no scopes", SecurityNoAuth)
+		}
+	case SecurityOAuth2:
+		for _, sc := range s.Scopes {
+			if sc == "" {
+				return fmt.Errorf("securitySchemes: empty OAuth scope")
+			}
+		}
+	default:
+		return fmt.Errorf("securitySchemes: type %q: want %q or %q", s.Type, SecurityNoAuth, SecurityOAuth2)
+	}
+	return nil
+}
+
+// wire returns s as the plain JSON value an SDK sends.
+func (s SecurityScheme) wire() map[string]any {
+	m := map[string]any{"type": s.Type}
+	if s.Scopes != nil {
+		m["scopes"] = anySlice(s.Scopes)
+	}
+	return m
+}
+
+// SecuritySchemesWire returns schemes as the plain JSON array a tool's
+// securitySchemes (top level or _meta mirror) holds, or an error naming the
+// first invalid scheme. Adapters use it for the top-level field.
+func SecuritySchemesWire(schemes []SecurityScheme) ([]any, error) {
+	out := make([]any, len(schemes))
+	for i, s := range schemes {
+		if err := s.validate(); err != nil {
+			return nil, fmt.Errorf("%w (entry %d)", err, i)
+		}
+		out[i] = s.wire()
+	}
+	return out, nil
+}
+
+// fileParams checks o.FileParams: non-empty, distinct field names.
+func (o ToolOptions) fileParams() ([]any, error) {
+	seen := map[string]bool{}
+	for _, f := range o.FileParams {
+		if f == "" {
+			return nil, fmt.Errorf("openai/fileParams: empty field name")
+		}
+		if seen[f] {
+			return nil, fmt.Errorf("openai/fileParams: field %q named twice", f)
+		}
+		seen[f] = true
+	}
+	return anySlice(o.FileParams), nil
+}
+
+// anySlice copies ss into the []any a decoded JSON array is, so a tool's
+// _meta compares equal to what a client decodes.
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // visibility reports who may call the tool under o.Visibility.
@@ -57,7 +152,7 @@ func (o ToolOptions) visibility() (model, app bool, err error) {
 // (the skybridge URI, or the mcp-app URI when the widget has no skybridge
 // profile), ui.visibility, and the legacy openai/widgetAccessible and
 // openai/visibility derived from it, plus openai/toolInvocation/invoking and
-// invoked. The URIs are the current hashed ones. A fresh map each call, as
+// invoked, openai/fileParams and the securitySchemes mirror when set. The URIs are the current hashed ones. A fresh map each call, as
 // the SDKs take a tool's _meta.
 func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error) {
 	w, ok := r.widgets[widget]
@@ -71,11 +166,7 @@ func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error
 	mcpURI, skyURI := toolURIs(w)
 	ui := map[string]any{"resourceUri": mcpURI}
 	if o.Visibility != nil {
-		vis := make([]any, len(o.Visibility))
-		for i, v := range o.Visibility {
-			vis[i] = v
-		}
-		ui["visibility"] = vis
+		ui["visibility"] = anySlice(o.Visibility)
 	}
 	m := map[string]any{
 		"ui":                      ui,
@@ -96,7 +187,30 @@ func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error
 		}
 		m[s.key] = s.text
 	}
+	if err := o.addOptional(m); err != nil {
+		return nil, fmt.Errorf("tool meta: widget %q: %w", widget, err)
+	}
 	return m, nil
+}
+
+// addOptional writes the keys of o that are absent unless set:
+// openai/fileParams and the securitySchemes mirror.
+func (o ToolOptions) addOptional(m map[string]any) error {
+	if o.FileParams != nil {
+		fp, err := o.fileParams()
+		if err != nil {
+			return err
+		}
+		m["openai/fileParams"] = fp
+	}
+	if o.SecuritySchemes != nil {
+		ss, err := SecuritySchemesWire(o.SecuritySchemes)
+		if err != nil {
+			return err
+		}
+		m["securitySchemes"] = ss
+	}
+	return nil
 }
 
 // toolURIs returns the widget's current mcp-app and skybridge URIs, each

@@ -225,7 +225,8 @@ func TestDocsListEveryRule(t *testing.T) {
 	}
 	rules := append([]string{}, allRules...)
 	rules = append(rules, audit.RuleToolInvocationTooLong, audit.RuleToolMetaInvalid, audit.RuleToolResourceUnknown,
-		audit.RuleToolResourceMismatch, audit.RuleToolFileParamsSchema, audit.RuleToolAnnotationsMissing)
+		audit.RuleToolResourceMismatch, audit.RuleToolFileParamsSchema, audit.RuleToolAnnotationsMissing,
+		audit.RuleToolOutputSchemaMissing, audit.RuleToolSecuritySchemes)
 	for _, r := range rules {
 		if !bytes.Contains(doc, []byte("| `"+r+"` |")) {
 			t.Errorf("docs/check.md has no table row for %s", r)

@@ -120,6 +120,14 @@ const (
 	// RuleToolAnnotationsMissing: readOnlyHint, destructiveHint or
 	// openWorldHint is not set.
 	RuleToolAnnotationsMissing = "tool-annotations-missing"
+	// RuleToolOutputSchemaMissing: a tool that shows a widget (and so
+	// returns structuredContent for it) declares no outputSchema, which
+	// OpenAI's Apps SDK asks for.
+	RuleToolOutputSchemaMissing = "tool-output-schema-missing"
+	// RuleToolSecuritySchemes: securitySchemes (top level or the _meta
+	// mirror) is not a list of {type: "noauth"|"oauth2", scopes?}, or the
+	// two copies differ.
+	RuleToolSecuritySchemes = "tool-security-schemes"
 )
 
 // Tool is the JSON shape of an MCP tool descriptor as tools/list sends it;
@@ -130,6 +138,10 @@ type Tool struct {
 	Name string `json:"name"`
 	// InputSchema is the JSON Schema of the arguments.
 	InputSchema map[string]any `json:"inputSchema,omitempty"`
+	// OutputSchema is the JSON Schema of the structuredContent.
+	OutputSchema map[string]any `json:"outputSchema,omitempty"`
+	// SecuritySchemes is the top-level securitySchemes (OAuth apps).
+	SecuritySchemes any `json:"securitySchemes,omitempty"`
 	// Annotations holds the behaviour hints (readOnlyHint, ...).
 	Annotations map[string]any `json:"annotations,omitempty"`
 	// Meta is the tool's _meta.

@@ -16,7 +16,9 @@ const goodFileSchema = `{"type":"object","properties":{"download_url":{"type":"s
 
 func TestCheckTool(t *testing.T) {
 	uris := URIList{"ui://widget/hello.abc.html", "ui://widget/hello.html", "ui://widget/hello.abc.skybridge.html"}
-	ann := `"annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false}`
+	ann := `"annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false},"outputSchema":{"type":"object"}`
+	noOut := `"annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false}`
+	oauth := `[{"type":"noauth"},{"type":"oauth2","scopes":["a.read"]}]`
 	tests := []struct {
 		name string
 		tool string
@@ -35,6 +37,16 @@ func TestCheckTool(t *testing.T) {
 		{"file params missing field", `{"name":"t",` + ann + `,"inputSchema":{"type":"object","properties":{}},"_meta":{"openai/fileParams":["f"]}}`, []string{RuleToolFileParamsSchema}},
 		{"file params lacks props", `{"name":"t",` + ann + `,"inputSchema":{"type":"object","properties":{"f":{"type":"object","properties":{"download_url":{},"file_id":{}},"required":["download_url","file_id"]}}},"_meta":{"openai/fileParams":["f"]}}`, []string{RuleToolFileParamsSchema}},
 		{"file params requires too much", `{"name":"t",` + ann + `,"inputSchema":{"type":"object","properties":{"f":{"type":"object","properties":{"download_url":{},"file_id":{},"mime_type":{},"file_name":{}},"required":["download_url","file_id","file_name"]}}},"_meta":{"openai/fileParams":["f"]}}`, []string{RuleToolFileParamsSchema}},
+		{"widget without outputSchema", `{"name":"t",` + noOut + `,"_meta":{"ui":{"resourceUri":"ui://widget/hello.abc.html"}}}`, []string{RuleToolOutputSchemaMissing}},
+		{"no widget, no outputSchema", `{"name":"t",` + noOut + `}`, nil},
+		{"security schemes both places", `{"name":"t",` + ann + `,"securitySchemes":` + oauth + `,"_meta":{"securitySchemes":` + oauth + `}}`, nil},
+		{"security schemes mirror only", `{"name":"t",` + ann + `,"_meta":{"securitySchemes":` + oauth + `}}`, nil},
+		{"security schemes differ", `{"name":"t",` + ann + `,"securitySchemes":[{"type":"noauth"}],"_meta":{"securitySchemes":` + oauth + `}}`, []string{RuleToolSecuritySchemes}},
+		{"security scheme unknown type", `{"name":"t",` + ann + `,"securitySchemes":[{"type":"apikey"}]}`, []string{RuleToolSecuritySchemes}},
+		{"security scheme noauth with scopes", `{"name":"t",` + ann + `,"_meta":{"securitySchemes":[{"type":"noauth","scopes":["x"]}]}}`, []string{RuleToolSecuritySchemes}},
+		{"security scopes not strings", `{"name":"t",` + ann + `,"_meta":{"securitySchemes":[{"type":"oauth2","scopes":[1]}]}}`, []string{RuleToolSecuritySchemes}},
+		{"security schemes not array", `{"name":"t",` + ann + `,"securitySchemes":{"type":"noauth"}}`, []string{RuleToolSecuritySchemes}},
+		{"security scheme not object", `{"name":"t",` + ann + `,"securitySchemes":["noauth"]}`, []string{RuleToolSecuritySchemes}},
 		{"file params not array", `{"name":"t",` + ann + `,"_meta":{"openai/fileParams":"f"}}`, []string{RuleToolMetaInvalid}},
 	}
 	for _, tc := range tests {
@@ -59,7 +71,7 @@ func TestCheckTool(t *testing.T) {
 }
 
 func TestCheckToolNilResourcesSkipsResolution(t *testing.T) {
-	tool, _ := ParseTool([]byte(`{"name":"t","annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false},"_meta":{"ui":{"resourceUri":"ui://widget/any.html"}}}`))
+	tool, _ := ParseTool([]byte(`{"name":"t","annotations":{"readOnlyHint":true,"destructiveHint":false,"openWorldHint":false},"outputSchema":{"type":"object"},"_meta":{"ui":{"resourceUri":"ui://widget/any.html"}}}`))
 	if fs := CheckTool(tool, nil); len(fs) != 0 {
 		t.Fatalf("findings without a resource list: %v", fs)
 	}

@@ -70,7 +70,11 @@ func (c *toolCheck) add(rule string, sev Severity, fix, format string, args ...a
 func checkTool(t Tool, uris map[string]bool) []Finding {
 	c := &toolCheck{subject: "tool " + t.Name}
 	c.statusRules(t.Meta)
-	c.linkRules(t.Meta, uris)
+	if c.linkRules(t.Meta, uris) && t.OutputSchema == nil {
+		c.add(RuleToolOutputSchemaMissing, Warning, "declare outputSchema; go-sdk's mcp.AddTool infers it from the handler's output type",
+			"the tool shows a widget, so it returns structuredContent, but declares no outputSchema; OpenAI asks for one so hosts and the model know its shape")
+	}
+	c.securityRules(t.SecuritySchemes, t.Meta)
 	if v, ok := t.Meta[keyFileParams]; ok {
 		c.fileParamsRules(v, t.InputSchema)
 	}
@@ -119,8 +123,9 @@ func (c *toolCheck) links(meta map[string]any) map[string]string {
 }
 
 // linkRules checks that every resource link is a ui:// URI the server reads
-// (uris; nil skips that check) and that the nested and flat keys agree.
-func (c *toolCheck) linkRules(meta map[string]any, uris map[string]bool) {
+// (uris; nil skips that check) and that the nested and flat keys agree. It
+// reports whether the tool links a widget at all.
+func (c *toolCheck) linkRules(meta map[string]any, uris map[string]bool) bool {
 	links := c.links(meta)
 	keys := make([]string, 0, len(links))
 	for k := range links {
@@ -146,6 +151,7 @@ func (c *toolCheck) linkRules(meta map[string]any, uris map[string]bool) {
 		c.add(RuleToolResourceMismatch, Warning, "set both keys to the same URI (Registry.ToolMeta does)",
 			"_meta.ui.resourceUri %q and _meta[\"ui/resourceUri\"] %q differ, so hosts reading different keys show different widgets", a, b)
 	}
+	return len(links) > 0
 }
 
 // annotationRules checks the hints ChatGPT marks Required for every tool of
