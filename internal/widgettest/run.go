@@ -28,8 +28,8 @@ var Hosts = []string{"mcp", "chatgpt"}
 
 // Defaults of Options.
 const (
-	DefaultThreshold   = 0.001
-	DefaultTolerance   = 16
+	DefaultThreshold = 0.001
+	DefaultTolerance = 16
 	// DefaultCaseTimeout only bounds a case that hangs: a passing case
 	// ends as soon as it settles, a failing one once its page has been
 	// quiet for settleQuiet. It is generous because a CI runner busy with
