@@ -152,8 +152,9 @@ func (o ToolOptions) visibility() (model, app bool, err error) {
 // (the skybridge URI, or the mcp-app URI when the widget has no skybridge
 // profile), ui.visibility, and the legacy openai/widgetAccessible and
 // openai/visibility derived from it, plus openai/toolInvocation/invoking and
-// invoked, openai/fileParams and the securitySchemes mirror when set. The URIs are the current hashed ones. A fresh map each call, as
-// the SDKs take a tool's _meta.
+// invoked, openai/fileParams and the securitySchemes mirror when set. The
+// URIs are the current hashed ones. A fresh map each call, as the SDKs take
+// a tool's _meta.
 func (r *Registry) ToolMeta(widget string, o ToolOptions) (map[string]any, error) {
 	w, ok := r.widgets[widget]
 	if !ok {
