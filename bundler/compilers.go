@@ -421,10 +421,7 @@ var what = map[string]string{
 // or an install instruction for a missing Node or package.
 func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadResult {
 	rel := c.b.relPath(file)
-	widget := ""
-	if w := c.b.widgetOf(file); w != nil {
-		widget = fmt.Sprintf("widget %q: ", w.Config.Name)
-	}
+	widget := c.b.widgetsLabel(file)
 	installDir := c.b.root
 	if w := c.b.widgetOf(file); w != nil {
 		if p := findUp(w.Dir, c.b.root, "package.json"); p != "" {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -113,6 +114,27 @@ func (b *Builder) widgetsListing(css string) []*widget {
 // maxStyleScan bounds the files looked at in one widget folder for
 // stylesheets nothing uses.
 const maxStyleScan = 5000
+
+// widgetsLabel is how a message about file starts: the widget whose folder
+// holds it, or the widgets whose "styles" list it ("" when none).
+func (b *Builder) widgetsLabel(file string) string {
+	ws := b.widgetsListing(file)
+	if w := b.widgetOf(file); w != nil {
+		ws = []*widget{w}
+	}
+	if len(ws) == 0 {
+		return ""
+	}
+	names := make([]string, len(ws))
+	for i, w := range ws {
+		names[i] = strconv.Quote(w.Config.Name)
+	}
+	what := "widget "
+	if len(ws) > 1 {
+		what = "widgets "
+	}
+	return what + strings.Join(names, ", ") + ": "
+}
 
 // unusedStyleWarnings warns about each .css file in w's folder (and, for
 // the first widget, directly in the widgets folder, where a shared

@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -176,6 +177,35 @@ func TestUnusedStylesheetWarning(t *testing.T) {
 	for f := range want {
 		if !got[f] {
 			t.Errorf("no warning about %s: %v", f, out.Warnings)
+		}
+	}
+}
+
+// TestStylesMissingTailwindNamesTheWidgets: a shared Tailwind stylesheet
+// the widgets list, in a pnpm project whose install did not bring Tailwind,
+// fails naming the widgets that list it and the pnpm command to run where.
+func TestStylesMissingTailwindNamesTheWidgets(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("needs Node.js")
+	}
+	root := writeProject(t, map[string]string{
+		"widgets/package.json":   `{"private": true}`,
+		"widgets/pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
+		"widgets/index.css":      "@import \"tailwindcss\";\n",
+		"widgets/a/widget.json":  `{"styles": ["../index.css"]}`,
+		"widgets/a/index.ts":     "document.body.className = \"p-4\";\n",
+		"widgets/b/widget.json":  `{"styles": ["../index.css"]}`,
+		"widgets/b/index.ts":     "document.body.className = \"p-2\";\n",
+		"widgets/c/widget.json":  `{}`,
+		"widgets/c/index.ts":     "document.body.append(\"c\");\n",
+	})
+	_, _, err := assembleProject(t, testOptions(root))
+	if err == nil {
+		t.Fatal("build without Tailwind installed succeeded")
+	}
+	for _, want := range []string{`widgets "a", "b": Tailwind CSS v4 needs the npm package @tailwindcss/node`, "run `pnpm add -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in " + filepath.Join(root, "widgets") + string(filepath.Separator)} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
 		}
 	}
 }
