@@ -155,7 +155,7 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 	if _, _, err := parseTargets(pc.Targets); err != nil {
 		return pc, doc.errPath("targets", "%v", err)
 	}
-	if pc.styles, err = resolveStyles(doc, dir, pc.Styles); err != nil {
+	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {
 		return pc, err
 	}
 	return pc, nil
@@ -206,7 +206,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		w.checkRoot,
 		w.checkDomain,
 		w.resolvePolicy,
-		func(doc *jsonDoc) (err error) { w.styles, err = resolveStyles(doc, w.Dir, w.Config.Styles); return err },
+		w.resolveStyles,
 	}
 	for _, step := range steps {
 		if err := step(doc); err != nil {
@@ -383,6 +383,12 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 	}
 	w.Entry = abs
 	return nil
+}
+
+// resolveStyles checks the "styles" list (stylesheets.go).
+func (w *widget) resolveStyles(doc *jsonDoc) (err error) {
+	w.styles, err = resolveStyleList(doc, w.Dir, w.Config.Styles)
+	return err
 }
 
 // checkRoot validates the "root" field: an HTML id, and only for a script

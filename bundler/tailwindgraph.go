@@ -21,13 +21,11 @@ type moduleGraph struct {
 // tailwindCandidateFiles returns the files whose class names a Tailwind
 // stylesheet must generate: the module graph of the widget that holds it,
 // or, for a stylesheet shared by widgets (outside every widget folder), of
-// the widgets whose "styles" list it, else of every widget. Files Tailwind's @source names are scanned in Node on top.
+// every widget. Files Tailwind's @source names are scanned in Node on top.
 func (c *compilers) tailwindCandidateFiles(css string) ([]string, error) {
 	widgets := c.b.widgets
 	if w := c.b.widgetOf(css); w != nil {
 		widgets = []*widget{w}
-	} else if listing := c.b.widgetsListing(css); listing != nil {
-		widgets = listing // a stylesheet the widgets' "styles" list
 	}
 	seen := map[string]bool{}
 	var files []string
