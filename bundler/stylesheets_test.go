@@ -143,13 +143,17 @@ func TestStylesBadPaths(t *testing.T) {
 func TestUnusedStylesheetWarning(t *testing.T) {
 	root := writeProject(t, map[string]string{
 		"widgets/w/widget.json":          `{"styles": ["listed.css"]}`,
-		"widgets/w/index.ts":             "import \"./imported.css\";\ndocument.body.append(\"x\");\n",
+		"widgets/w/index.ts":             "import \"./imported.css\";\nimport raw from \"./raw.css?raw\";\ndocument.body.append(raw);\n",
 		"widgets/w/imported.css":         "@import \"./nested.css\";\n.a{color:red}\n",
 		"widgets/w/nested.css":           ".n{color:blue}\n",
 		"widgets/w/listed.css":           ".l{color:green}\n",
 		"widgets/w/forgotten.css":        ".f{color:gray}\n",
 		"widgets/w/parts/deep.css":       ".d{color:gray}\n",
 		"widgets/w/node_modules/x/x.css": ".x{}\n",
+		"widgets/w/raw.css":              ".r{}\n",
+		"widgets/w/dist/assets/old.css":  ".o{}\n",
+		"widgets/w/public/p.css":         ".p{}\n",
+		"widgets/w/.cache/h.css":         ".h{}\n",
 		"widgets/index.css":              ".shared{color:black}\n",
 	})
 	t.Chdir(root)
@@ -206,6 +210,28 @@ func TestStylesMissingTailwindNamesTheWidgets(t *testing.T) {
 	for _, want := range []string{`widgets "a", "b": Tailwind CSS v4 needs the npm package @tailwindcss/node`, "run `pnpm add -D tailwindcss @tailwindcss/node @tailwindcss/oxide` in " + filepath.Join(root, "widgets") + string(filepath.Separator)} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestUnusedStylesheetWarningTailwindImports: a stylesheet that only
+// Tailwind's compiler reads (an @import inside a Tailwind root, which
+// esbuild never sees) is part of the build, not unused.
+func TestUnusedStylesheetWarningTailwindImports(t *testing.T) {
+	modules := fixtureModules(t, "frameworks", "@tailwindcss/node")
+	root := writeProjectWith(t, modules, map[string]string{
+		"widgets/w/widget.json": `{"styles": ["app.css"]}`,
+		"widgets/w/index.ts":    "document.body.className = \"text-brand p-4\";\n",
+		"widgets/w/app.css":     "@import \"tailwindcss\";\n@import \"./theme.css\";\n",
+		"widgets/w/theme.css":   "@theme { --color-brand: #0a7d45; }\n",
+	})
+	_, out := assembleOK(t, testOptions(root))
+	if css := widgetCSS(t, out); !strings.Contains(css, "--color-brand: #0a7d45") || !strings.Contains(css, ".text-brand{color:var(--color-brand)}") {
+		t.Errorf("the listed Tailwind stylesheet did not compile with its @import:\n%s", css)
+	}
+	for _, w := range out.Warnings {
+		if strings.Contains(w.Message, "nor listed in \"styles\"") {
+			t.Errorf("warning about a stylesheet Tailwind read: %v", w)
 		}
 	}
 }
