@@ -30,7 +30,7 @@ type packageManagerCase struct {
 // TestPackageManagerLayouts copies each fixture into a temporary folder,
 // runs the real `pnpm install` / `yarn install` against its committed lock
 // file (from the npm registry), builds it, and renders the widget with its
-// Tailwind styles applied in the AppBridge host and the ChatGPT host. pnpm
+// Tailwind styles applied in the AppBridge host and both ChatGPT hosts. pnpm
 // keeps @tailwindcss/node and @tailwindcss/oxide out of the top of
 // node_modules (they are dependencies of @tailwindcss/vite, in its
 // symlinked store), so the build must resolve them the way the plugin does,
@@ -60,7 +60,7 @@ func TestPackageManagerLayouts(t *testing.T) {
 				}
 			}
 			bw := assembleInline(t, bundler.Options{Root: dir, OutDir: filepath.Join(dir, "dist"), NoCache: true})
-			renderCases(t, bw, []example{tailwindCard(tc.pm + "-card")}, nil, nil)
+			renderInHosts(t, bw, []example{tailwindCard(tc.pm + "-card")}, nil)
 		})
 	}
 }

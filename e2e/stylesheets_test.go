@@ -47,7 +47,7 @@ func stylesheetCases() []example {
 
 // TestStylesheetWidgets builds e2e/testdata/stylesheets with the real
 // pipeline (Tailwind in the Node helper) and renders each widget in the
-// AppBridge host and the ChatGPT host with its styles applied. The build
+// AppBridge host and both ChatGPT hosts with its styles applied. The build
 // warns about the worker started through new self.Worker, and the page
 // shows that the host's CSP blocked it, as the warning says.
 func TestStylesheetWidgets(t *testing.T) {
@@ -79,22 +79,43 @@ func TestStylesheetWidgets(t *testing.T) {
 	for _, w := range out.Manifest.Widgets {
 		bw.add(w, out.Files[w.HTML])
 	}
+	renderInHosts(t, bw, stylesheetCases(), map[string]func(*browsertest.Page){"worker-card": workerBlocked})
+}
+
+// threeHosts are the hosts a fixture renders in: the real AppBridge, the
+// ChatGPT stand-in with window.openai only, and the AppBridge with
+// window.openai as well (ChatGPT answering ui/* too).
+var threeHosts = []string{"mcp-apps", "chatgpt", "chatgpt+ui"}
+
+// renderInHosts renders each case in every one of threeHosts as parallel
+// subtests; logged replaces the check that the page logged no error for the
+// cases it names.
+func renderInHosts(t *testing.T, bw *build, cases []example, logged map[string]func(*browsertest.Page)) {
+	t.Helper()
 	srv := httptest.NewServer(hostMux(t, bw))
 	t.Cleanup(srv.Close)
-	for _, ex := range stylesheetCases() {
-		for _, host := range []string{"mcp-apps", "chatgpt"} {
+	for _, ex := range cases {
+		if _, ok := bw.widgets[ex.name]; !ok {
+			t.Errorf("build has no %s widget", ex.name)
+			continue
+		}
+		for _, host := range threeHosts {
 			t.Run(ex.name+"/"+host, func(t *testing.T) {
 				t.Parallel()
 				p := shared.Page(t)
-				if host == "chatgpt" {
+				result := map[string]any{"content": []any{}}
+				switch host {
+				case "chatgpt":
 					p.OpenHost(srv.URL+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, map[string]any{"toolInput": map[string]any{}, "toolOutput": map[string]any{}}, map[string]any{})
 					p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
-				} else {
-					p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+ex.name, map[string]any{"input": map[string]any{}, "result": map[string]any{"content": []any{}}})
+				case "chatgpt+ui":
+					p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, map[string]any{"input": map[string]any{}, "result": result, "openai": map[string]any{}})
+				default:
+					p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+ex.name, map[string]any{"input": map[string]any{}, "result": result})
 				}
 				rendered(p, ex)
-				if ex.name == "worker-card" {
-					workerBlocked(p)
+				if check, ok := logged[ex.name]; ok {
+					check(p)
 					return
 				}
 				p.NoErrors()
