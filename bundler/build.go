@@ -153,6 +153,9 @@ type Builder struct {
 	progressDelay time.Duration
 	// audit is Options.Audit.
 	audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
+	// projectStyles are widgetd.json's "styles" (stylesheets.go); the
+	// up-to-date key covers them through widgetd.json's bytes.
+	projectStyles []styleRef
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -264,6 +267,10 @@ func New(opts Options) (*Builder, error) {
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}
+	if err := b.contain.checkStyles(pc.styles); err != nil {
+		return nil, err
+	}
+	b.projectStyles = pc.styles
 	b.htmlBudget = defaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget

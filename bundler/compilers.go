@@ -42,6 +42,9 @@ type compilers struct {
 	graphSet string                      // the widget set graphCtx was made for
 	cache    map[string]*compiledOutput  // op, file and source hash → output
 	configs  map[string]*jsxConfig       // folder → nearest tsconfig/jsconfig JSX settings
+	// cssRead are the files Tailwind or PostCSS read this build (a
+	// stylesheet's own @import), which esbuild's metafile does not list.
+	cssRead map[string]bool
 }
 
 // compiledOutput is what a component compiler returns.
@@ -70,6 +73,26 @@ func (c *compilers) startBuild(ctx context.Context) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ctx, c.used, c.configs, c.graphs = ctx, false, map[string]*jsxConfig{}, map[string]*moduleGraph{}
+	c.cssRead = map[string]bool{}
+}
+
+// noteCSSRead records files a stylesheet compiler read.
+func (c *compilers) noteCSSRead(files []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.cssRead == nil {
+		c.cssRead = map[string]bool{}
+	}
+	for _, f := range files {
+		c.cssRead[f] = true
+	}
+}
+
+// readByCSS reports whether a stylesheet compiler read file this build.
+func (c *compilers) readByCSS(file string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cssRead[file]
 }
 
 // usedNode reports whether the last build ran any npm compiler. Such builds
@@ -333,6 +356,7 @@ func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.On
 	if m := c.checkCSSDependencies(file, out.Dependencies); m != nil {
 		return api.OnLoadResult{Errors: []api.Message{*m}}
 	}
+	c.noteCSSRead(out.Dependencies)
 	loader := api.LoaderCSS
 	if strings.HasSuffix(file, ".module.css") {
 		loader = api.LoaderLocalCSS // CSS modules stay CSS modules
@@ -397,10 +421,7 @@ var what = map[string]string{
 // or an install instruction for a missing Node or package.
 func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadResult {
 	rel := c.b.relPath(file)
-	widget := ""
-	if w := c.b.widgetOf(file); w != nil {
-		widget = fmt.Sprintf("widget %q: ", w.Config.Name)
-	}
+	widget := c.b.widgetsLabel(file)
 	installDir := c.b.root
 	if w := c.b.widgetOf(file); w != nil {
 		if p := findUp(w.Dir, c.b.root, "package.json"); p != "" {

@@ -193,10 +193,15 @@ func TestMissingPackageSaysWhatToInstallWhere(t *testing.T) {
 	}
 	cases := map[string]struct {
 		file, content, install string
+		lock                   string // the lock file beside package.json, "" for none
 	}{
-		"vue":      {"App.vue", "<template><p>hi</p></template>\n", "npm install -D vue"},
-		"svelte":   {"App.svelte", "<p>hi</p>\n", "npm install -D svelte"},
-		"tailwind": {"app.css", "@import \"tailwindcss\";\n", "npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide"},
+		"vue":           {"App.vue", "<template><p>hi</p></template>\n", "npm install -D vue", ""},
+		"svelte":        {"App.svelte", "<p>hi</p>\n", "npm install -D svelte", ""},
+		"tailwind":      {"app.css", "@import \"tailwindcss\";\n", "npm install -D tailwindcss @tailwindcss/node @tailwindcss/oxide", ""},
+		"tailwind pnpm": {"app.css", "@import \"tailwindcss\";\n", "pnpm add -D tailwindcss @tailwindcss/node @tailwindcss/oxide", "pnpm-lock.yaml"},
+		"tailwind yarn": {"app.css", "@import \"tailwindcss\";\n", "yarn add -D tailwindcss @tailwindcss/node @tailwindcss/oxide", "yarn.lock"},
+		"vue pnpm":      {"App.vue", "<template><p>hi</p></template>\n", "pnpm add -D vue", "pnpm-lock.yaml"},
+		"svelte yarn":   {"App.svelte", "<p>hi</p>\n", "yarn add -D svelte", "yarn.lock"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -205,13 +210,17 @@ func TestMissingPackageSaysWhatToInstallWhere(t *testing.T) {
 			if strings.HasSuffix(tc.file, ".css") {
 				main = "import \"./" + tc.file + "\";\n"
 			}
-			root := writeProject(t, map[string]string{
+			files := map[string]string{
 				"widgets/package.json":       `{"private": true}`,
 				"widgets/card/widget.json":   widgetJSON("main.ts"),
 				"widgets/card/main.ts":       main,
 				"widgets/card/" + tc.file:    tc.content,
 				"widgets/card/tsconfig.json": `{}`,
-			})
+			}
+			if tc.lock != "" {
+				files["widgets/"+tc.lock] = "# lock file\n"
+			}
+			root := writeProject(t, files)
 			_, _, err := assembleProject(t, testOptions(root))
 			if err == nil {
 				t.Fatal("build without the package succeeded")

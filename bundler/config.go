@@ -61,6 +61,10 @@ type widgetConfig struct {
 	// WidgetDescription is ChatGPT's openai/widgetDescription, the summary the
 	// model sees when the widget loads.
 	WidgetDescription string `json:"widgetDescription,omitempty"`
+	// Styles are stylesheets no module imports, relative to the widget
+	// folder (e.g. ["../index.css", "styles.css"]): bundled before the
+	// entry's own CSS, after widgetd.json's "styles" (stylesheets.go).
+	Styles []string `json:"styles,omitempty"`
 }
 
 // permissionsConfig is the "permissions" object of widget.json.
@@ -72,10 +76,10 @@ type permissionsConfig struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
@@ -108,6 +112,11 @@ type projectConfig struct {
 	// PrecompressHTML also precompresses the widget HTML documents (see
 	// Options.PrecompressHTML); default false.
 	PrecompressHTML bool `json:"precompressHtml,omitempty"`
+	// Styles are stylesheets every widget gets, relative to the project
+	// root, bundled before each widget's own "styles" (stylesheets.go).
+	Styles []string `json:"styles,omitempty"`
+	// styles are Styles resolved, with their places in widgetd.json.
+	styles []styleRef
 }
 
 // loadProjectConfig reads widgetd.json in dir; a missing file gives the zero
@@ -146,6 +155,9 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 	if _, _, err := parseTargets(pc.Targets); err != nil {
 		return pc, doc.errPath("targets", "%v", err)
 	}
+	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {
+		return pc, err
+	}
 	return pc, nil
 }
 
@@ -168,6 +180,8 @@ type widget struct {
 	Profiles []string
 	// html is the parsed HTML entry, or the default shell for a script entry.
 	html *htmlEntry
+	// styles are widget.json's "styles", resolved.
+	styles []styleRef
 }
 
 // loadWidget reads and validates dir/widget.json. display is the folder as
@@ -192,6 +206,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		w.checkRoot,
 		w.checkDomain,
 		w.resolvePolicy,
+		w.resolveStyles,
 	}
 	for _, step := range steps {
 		if err := step(doc); err != nil {
@@ -368,6 +383,12 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 	}
 	w.Entry = abs
 	return nil
+}
+
+// resolveStyles checks the "styles" list (stylesheets.go).
+func (w *widget) resolveStyles(doc *jsonDoc) (err error) {
+	w.styles, err = resolveStyleList(doc, w.Dir, w.Config.Styles)
+	return err
 }
 
 // checkRoot validates the "root" field: an HTML id, and only for a script

@@ -100,11 +100,12 @@ func TestSymlinkLoop(t *testing.T) {
 }
 
 func FuzzWidgetConfig(f *testing.F) {
-	for _, s := range []string{`{}`, `{"name":"a","csp":{"connectDomains":["https://x.com"]}}`, `{"permissions":{"camera":true}}`, `[`, `{"a":`, "{\"title\":\"\xff\"}", `{"profiles":["mcp-app","skybridge"]}`} {
+	for _, s := range []string{`{}`, `{"name":"a","csp":{"connectDomains":["https://x.com"]}}`, `{"permissions":{"camera":true}}`, `[`, `{"a":`, "{\"title\":\"\xff\"}", `{"profiles":["mcp-app","skybridge"]}`,
+		`{"styles":["a.css"]}`, `{"styles":["a.css","./a.css"]}`, `{"styles":["sub/b.CSS","index.ts",""]}`, `{"styles":["/a.css"]}`, `{"styles":"a.css"}`} {
 		f.Add([]byte(s))
 	}
 	dir := f.TempDir()
-	writeFiles(f, dir, map[string]string{"index.ts": ""})
+	writeFiles(f, dir, map[string]string{"index.ts": "", "a.css": "", "sub/b.CSS": "", "sub/dir.css/x": ""})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if err := os.WriteFile(filepath.Join(dir, WidgetConfigFile), data, 0o644); err != nil {
 			t.Fatal(err)
@@ -118,6 +119,14 @@ func FuzzWidgetConfig(f *testing.F) {
 		}
 		if !nameRE.MatchString(w.Config.Name) || w.Policy == nil || len(w.Profiles) == 0 {
 			t.Fatalf("accepted an invalid config: %+v", w.Config)
+		}
+		seen := map[string]bool{}
+		for _, r := range w.styles {
+			st, err := os.Stat(r.path)
+			if err != nil || st.IsDir() || !strings.EqualFold(filepath.Ext(r.path), ".css") || seen[r.path] || r.at.Line < 1 {
+				t.Fatalf("accepted style %q (%s, line %d): %v", r.spec, r.path, r.at.Line, err)
+			}
+			seen[r.path] = true
 		}
 	})
 }

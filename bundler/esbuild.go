@@ -199,8 +199,9 @@ func (b *Builder) plugin() api.Plugin {
 	}}
 }
 
-// entrySource is the virtual entry of one widget: the bridge first, then the
-// widget's own scripts and stylesheets in document order.
+// entrySource is the virtual entry of one widget: the bridge first, then
+// the stylesheets widgetd.json and widget.json list, then the widget's own
+// scripts and stylesheets in document order.
 func (b *Builder) entrySource(w *widget) string {
 	var sb strings.Builder
 	sb.WriteString("import \"widgetd\";\n")
@@ -208,6 +209,8 @@ func (b *Builder) entrySource(w *widget) string {
 	if w.HTMLEntry {
 		imports = w.html.imports
 	}
+	// Listed stylesheets come before the entry's own CSS (stylesheets.go).
+	imports = append(b.styleImports(w), imports...)
 	for _, imp := range imports {
 		q, _ := json.Marshal(imp)
 		fmt.Fprintf(&sb, "import %s;\n", q)

@@ -19,7 +19,13 @@ var (
 	fontExtRE = regexp.MustCompile(`(?i)\.(woff2?|ttf|otf|eot)$`)
 	// blobWorkerRE finds a Worker started from URL.createObjectURL(…).
 	blobWorkerRE = regexp.MustCompile(`createObjectURL\(`)
-	workerRE     = regexp.MustCompile(`\bnew\s+(Shared)?Worker\(`)
+	// workerRE finds a Worker started by name or through a global object
+	// (new self.Worker(…), new globalThis.Worker(…), new window.Worker(…),
+	// as mapbox-gl does).
+	workerRE = regexp.MustCompile(`\bnew\s+(?:(?:self|globalThis|window)\s*\.\s*)?(?:Shared)?Worker\(`)
+	// globalWorkerRE finds a Worker started through a global object, and
+	// what follows its "(".
+	globalWorkerRE = regexp.MustCompile(`\bnew\s+(?:self|globalThis|window)\s*\.\s*(?:Shared)?Worker\(\s*`)
 	// evalRE finds code compiled from a string at run time.
 	evalRE = regexp.MustCompile(`(^|[^.\w$])eval\(|\bnew\s+Function\(`)
 )
@@ -43,6 +49,11 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from a blob: URL, which the spec CSP blocks (no worker-src, and script-src allows no blob:); use the library's no-worker mode, or start the worker from a file (new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) with --public-url)", name)})
 	}
+	if !bytes.Contains(js, []byte("createObjectURL(")) && unbundledGlobalWorker(js) {
+		srcs := b.inputsMatching(inputs, unbundledGlobalWorker)
+		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
+			"widget %q starts a Worker through a global (new self.Worker(…), new globalThis.Worker(…) or new window.Worker(…)) from a URL the build cannot follow, so the worker's script is not bundled, and the spec CSP lets a worker start only from a script file on an allowed origin: the host blocks it; write new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) (bundled, with --public-url) or use the library's no-worker mode", name)})
+	}
 	if (bytes.Contains(js, []byte("eval(")) || bytes.Contains(js, []byte("Function("))) && evalRE.Match(js) {
 		srcs := b.inputsMatching(inputs, evalRE.Match)
 		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
@@ -53,6 +64,22 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 			"widget %q starts a Worker from %s: browsers start a Worker only from the page's own origin, so it runs where the host renders the widget from that origin, and fails (SecurityError) on a host's sandbox origin; keep a main-thread fallback", name, b.publicURL)})
 	}
 	return out
+}
+
+// unbundledGlobalWorker reports whether src starts a Worker through a
+// global object from anything but new URL(…): a worker the build does not
+// bundle (new self.Worker(new URL("./w.ts", import.meta.url)) is bundled
+// like new Worker(…), see importMetaURLRE).
+func unbundledGlobalWorker(src []byte) bool {
+	if !bytes.Contains(src, []byte("Worker(")) {
+		return false
+	}
+	for _, loc := range globalWorkerRE.FindAllIndex(src, -1) {
+		if !bytes.HasPrefix(src[loc[1]:], []byte("new URL(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // dataFontPrefixes are the data: URL starts of fonts, as esbuild writes them.

@@ -11,8 +11,9 @@ import (
 )
 
 // importMetaURLRE finds new URL("./relative", import.meta.url), optionally
-// as the first argument of new Worker(…) / new SharedWorker(…).
-var importMetaURLRE = regexp.MustCompile(`(new\s+(?:Shared)?Worker\(\s*)?new\s+URL\(\s*(['"])(\.{1,2}/[^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)`)
+// as the first argument of new Worker(…) / new SharedWorker(…), also when
+// reached through a global object (new self.Worker(…), globalThis, window).
+var importMetaURLRE = regexp.MustCompile(`(new\s+(?:(?:self|globalThis|window)\s*\.\s*)?(?:Shared)?Worker\(\s*)?new\s+URL\(\s*(['"])(\.{1,2}/[^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)`)
 
 // setupImportMetaURL rewrites new URL("./file", import.meta.url) in the
 // project's own modules into an import of "./file?url" (a worker's script

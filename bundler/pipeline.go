@@ -64,6 +64,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		return f
 	}
 	current := assets.Build{Widgets: map[string]assets.BuildWidget{}}
+	read := b.bundleReads(bundle)
 	for _, w := range b.widgets {
 		mw, used, err := b.assembleWidget(w, bundle, &a.timings)
 		if err != nil {
@@ -76,6 +77,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		}
 		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
 		a.warnings = append(a.warnings, b.publicDirWarnings(w, w == b.widgets[0])...)
+		a.warnings = append(a.warnings, b.unusedStyleWarnings(w, read, w == b.widgets[0])...)
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}
@@ -147,6 +149,9 @@ func (b *Builder) discover() error {
 		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
 			err = b.contain.checkWidget(w)
+		}
+		if err == nil {
+			err = b.contain.checkStyles(w.styles)
 		}
 		if err == nil && w.HTMLEntry {
 			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)

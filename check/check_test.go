@@ -214,7 +214,7 @@ var allRules = []string{
 	RuleCSPBlockedDataURL, RuleCSPUnusedDomain, RuleCSPFrameDomains, RuleMetaCSPMissing, RuleMetaCSPMismatch,
 	RuleMetaCSPInvalid, RuleMetaDomainMismatch, RuleDomainMissing, RuleDomainInvalid, RuleWidgetDescription,
 	RuleJSEval, RuleSizeInline, RuleSizeTransfer, RuleInlineScriptHazard, RuleHTMLInvalid, RuleFileMissing,
-	RuleMountMissing, RuleCSPBlockedWorker,
+	RuleMountMissing, RuleCSPBlockedWorker, RuleWorkerNotBundled,
 }
 
 // TestDocsListEveryRule keeps docs/check.md in step with the rule IDs.

@@ -16,11 +16,15 @@ const (
 	RuleMountMissing = "html-mount-missing"
 	// RuleCSPBlockedWorker: a Worker started from a blob: URL.
 	RuleCSPBlockedWorker = "csp-blocked-worker"
+	// RuleWorkerNotBundled: a Worker started through a global object
+	// (new self.Worker(…)) from a URL the build does not follow.
+	RuleWorkerNotBundled = "worker-not-bundled"
 )
 
 var (
 	htmlIDRE      = regexp.MustCompile(`(?i)\sid\s*=\s*["']?([^"'\s>]+)`)
-	newWorkerRE   = regexp.MustCompile(`\bnew\s+(Shared)?Worker\(`)
+	newWorkerRE   = regexp.MustCompile(`\bnew\s+(?:(?:self|globalThis|window)\s*\.\s*)?(?:Shared)?Worker\(`)
+	globalWorker  = regexp.MustCompile(`\bnew\s+(?:self|globalThis|window)\s*\.\s*(?:Shared)?Worker\(\s*`)
 	objectURLRE   = regexp.MustCompile(`createObjectURL\(`)
 	lookupCallsRE = regexp.MustCompile(`getElementById\(|querySelector(All)?\(`)
 )
@@ -90,11 +94,32 @@ func (c *widgetCheck) mountRules(files []scanned) {
 func (c *widgetCheck) workerRules(files []scanned) {
 	for _, ct := range code(files) {
 		w := newWorkerRE.FindIndex(ct.text)
-		if w == nil || !objectURLRE.Match(ct.text) {
+		if w == nil {
+			continue
+		}
+		if !objectURLRE.Match(ct.text) {
+			c.globalWorkerRule(ct)
 			continue
 		}
 		c.add(RuleCSPBlockedWorker, audit.Error, ct.file, ct.off+w[0],
 			"use the library's no-worker mode, or start the worker from a file: new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) in a widget built with --public-url",
 			"the code starts a Worker from a blob: URL (URL.createObjectURL); the spec CSP has no worker-src, so script-src decides, and it allows no blob:; the host blocks the worker")
+	}
+}
+
+// globalWorkerRule reports a Worker started through a global object (new
+// self.Worker(…), globalThis, window) from anything but new URL(…): the
+// build bundles only new Worker(new URL("./w.ts", import.meta.url)), so
+// this worker's script is not in the widget, and the host blocks a worker
+// that is not a script file from an allowed origin.
+func (c *widgetCheck) globalWorkerRule(ct codeText) {
+	for _, loc := range globalWorker.FindAllIndex(ct.text, -1) {
+		if bytes.HasPrefix(ct.text[loc[1]:], []byte("new URL(")) {
+			continue
+		}
+		c.add(RuleWorkerNotBundled, audit.Warning, ct.file, ct.off+loc[0],
+			"start the worker from a file the build bundles: new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) in a widget built with --public-url, or use the library's no-worker mode",
+			"the code starts a Worker through a global object (new self.Worker(…), new globalThis.Worker(…) or new window.Worker(…)) from a URL the build does not follow, so the worker's script is not bundled; the spec CSP lets a worker start only from a script file on an allowed origin, so the host blocks it")
+		return
 	}
 }

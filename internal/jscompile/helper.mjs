@@ -72,16 +72,57 @@ async function loadFile(file) {
   return import(pathToFileURL(file).href);
 }
 
+// resolveFrom resolves spec from dir, then the way the compilers' own
+// plugins do: from each plugin package the project installed (pnpm keeps a
+// package's dependencies out of the top of node_modules, in
+// node_modules/.pnpm beside it, where only the package itself sees them).
 function resolveFrom(spec, dir, installName) {
-  const require = createRequire(path.join(dir, "widgetd-resolve.js"));
+  for (const from of [dir, ...pluginDirs(dir)]) {
+    const file = resolveIn(spec, from);
+    if (file) return file;
+  }
+  throw new MissingPackage(installName, dir);
+}
+
+// resolveIn resolves spec as a module in folder from would, or null.
+function resolveIn(spec, from) {
+  const require = createRequire(path.join(from, "widgetd-resolve.js"));
   try {
     return require.resolve(spec);
   } catch (err) {
-    if (err && err.code === "ERR_PACKAGE_PATH_NOT_EXPORTED") {
-      const file = resolveImportCondition(spec, dir);
-      if (file) return file;
+    if (err && err.code === "ERR_PACKAGE_PATH_NOT_EXPORTED") return resolveImportCondition(spec, from);
+    return null;
+  }
+}
+
+// The plugin packages that bring the compilers with them, as a project
+// that builds with Vite (or PostCSS) installs them, and vite, which brings
+// postcss and is itself a peer of each plugin.
+const pluginPackages = ["@tailwindcss/vite", "@tailwindcss/postcss", "@vitejs/plugin-vue", "@sveltejs/vite-plugin-svelte", "vite-plugin-solid", "vue", "vite"];
+
+// pluginDirs lists the real folders of the plugin packages installed where
+// dir resolves packages from, and of the vite each of them sees.
+function pluginDirs(dir) {
+  const found = [];
+  const add = (d) => d && !found.includes(d) && found.push(d);
+  for (const name of pluginPackages) add(packageDir(name, dir));
+  for (const d of [...found]) add(packageDir("vite", d));
+  return found;
+}
+
+// packageDir is the real path of package name as Node finds it from dir
+// (the node_modules of dir and its ancestors), or null.
+function packageDir(name, dir) {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const candidate = path.join(d, "node_modules", name);
+    if (fs.existsSync(path.join(candidate, "package.json"))) {
+      try {
+        return fs.realpathSync(candidate);
+      } catch {
+        return null;
+      }
     }
-    throw new MissingPackage(installName, dir);
+    if (path.dirname(d) === d) return null;
   }
 }
 
@@ -118,6 +159,7 @@ if (process.env.WIDGETD_JSCOMPILE_TEST === "1") {
   ops.sleep = (req) => new Promise((r) => setTimeout(() => r({ slept: req.ms }), req.ms));
   ops.crash = () => process.exit(7);
   ops.echo = async (req) => ({ source: req.source });
+  ops.resolve = async (req) => ({ file: resolveFrom(req.spec, req.dir, req.spec) });
   ops.busy = async (req) => {
     const end = Date.now() + req.ms;
     while (Date.now() < end); // holds the event loop: stdin is not read
