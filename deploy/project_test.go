@@ -54,11 +54,15 @@ func examplesProject(t *testing.T) string {
 // manifest.
 func buildInto(t *testing.T, root, dist string, retain int) *assets.Manifest {
 	t.Helper()
-	res, err := bundler.Build(context.Background(), bundler.Options{Root: root, OutDir: dist, PublicURL: cdnPublicURL, Retain: retain, NoCache: true})
-	if err != nil {
+	return buildFor(t, root, dist, retain, cdnPublicURL)
+}
+
+// buildFor is buildInto with the public URL the files will be served at.
+func buildFor(t *testing.T, root, dist string, retain int, publicURL string) *assets.Manifest {
+	t.Helper()
+	if _, err := bundler.Build(context.Background(), bundler.Options{Root: root, OutDir: dist, PublicURL: publicURL, Retain: retain, NoCache: true}); err != nil {
 		t.Fatalf("build: %v", err)
 	}
-	_ = res
 	reg, err := assets.Load(os.DirFS(dist))
 	if err != nil {
 		t.Fatal(err)
