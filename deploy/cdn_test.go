@@ -20,6 +20,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/s3test"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -78,7 +79,7 @@ func startCDN(t *testing.T, s *store) (base, accessLog string) {
 	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	port := freePort(t)
+	port := s3test.FreePort(t)
 	conf := strings.NewReplacer("{{prefix}}", prefix, "{{port}}", fmt.Sprint(port), "{{store}}", s.endpoint,
 		"{{bucket}}", s.bucket).Replace(cdnConf)
 	if os.Geteuid() == 0 {
@@ -100,7 +101,7 @@ func startCDN(t *testing.T, s *store) (base, accessLog string) {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t.Cleanup(func() { cancel(); <-exited })
-	waitListening(t, fmt.Sprintf("127.0.0.1:%d", port), exited, out)
+	s3test.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", port), exited, out)
 	return fmt.Sprintf("http://127.0.0.1:%d/w", port), filepath.Join(prefix, "access.log")
 }
 
