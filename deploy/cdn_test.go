@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -93,6 +94,9 @@ func startCDN(t *testing.T, s *store) (base, accessLog string) {
 	cmd := exec.CommandContext(ctx, bin, "-p", prefix, "-c", cf, "-g", "daemon off;")
 	out := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = out, out
+	// SIGTERM, not the default SIGKILL: the master then stops its workers,
+	// where a killed master would leave them running.
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
 	cmd.WaitDelay = 5 * time.Second
 	if err := cmd.Start(); err != nil {
 		cancel()
