@@ -22,9 +22,9 @@ const (
 )
 
 // runChildDeploy is the child process: one deploy over a slow link (each
-// upload delayed 300 ms, two at a time), printing "put <key>" per upload.
+// upload delayed 1 s, two at a time), printing "put <key>" per upload.
 func runChildDeploy() int {
-	slow := 300 * time.Millisecond
+	slow := time.Second
 	hc := &http.Client{Transport: &countingTransport{n: &atomic.Int64{}, slow: &slow, next: http.DefaultTransport}}
 	ctx := context.Background()
 	client, err := NewClient(ctx, ClientOptions{Endpoint: os.Getenv(childEndpoint), HTTPClient: hc})
