@@ -239,6 +239,23 @@ func TestDeployToVersitygw(t *testing.T) {
 	t.Run("killed", func(t *testing.T) { testKilledMidway(t, s, root, dist, mB) })
 	t.Run("cancelled", func(t *testing.T) { testCancelledMidway(t, s, root, dist, mB) })
 	t.Run("prune", func(t *testing.T) { testPrune(t, s, root) })
+	t.Run("foreign prefix", func(t *testing.T) { testForeignPrefix(t, s, dist) })
+}
+
+// testForeignPrefix: a prefix whose manifest.json is not widgetd's is
+// refused before anything is uploaded.
+func testForeignPrefix(t *testing.T, s *store, dist string) {
+	if _, err := s.client.PutObject(context.Background(), &s3.PutObjectInput{Bucket: aws.String(s.bucket),
+		Key: aws.String("f/manifest.json"), Body: strings.NewReader(`{"name": "another app"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Deploy(context.Background(), s.client, Options{Dist: dist, Target: Target{Bucket: s.bucket, Prefix: "f/"}})
+	if err == nil || !strings.Contains(err.Error(), "s3://widgets/f/manifest.json is not a widgetd manifest of version 1; deploy to a prefix of its own") {
+		t.Errorf("deploy over a foreign manifest: %v", err)
+	}
+	if keys := listKeys(t, s, "f/"); res.Uploaded != 0 || len(keys) != 1 {
+		t.Errorf("deploy over a foreign manifest uploaded %d objects; the prefix holds %v", res.Uploaded, keys)
+	}
 }
 
 // testKilledMidway changes a widget, starts a deploy in a child process

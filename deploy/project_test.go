@@ -22,7 +22,7 @@ func examplesProject(t *testing.T) string {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	src := filepath.Join(filepath.Dir(file), "..", "widgets")
-	root := t.TempDir()
+	root := filepath.Join(t.TempDir(), "project")
 	entries, err := os.ReadDir(src)
 	if err != nil {
 		t.Fatal(err)
@@ -60,7 +60,10 @@ func buildInto(t *testing.T, root, dist string, retain int) *assets.Manifest {
 // buildFor is buildInto with the public URL the files will be served at.
 func buildFor(t *testing.T, root, dist string, retain int, publicURL string) *assets.Manifest {
 	t.Helper()
-	if _, err := bundler.Build(context.Background(), bundler.Options{Root: root, OutDir: dist, PublicURL: publicURL, Retain: retain, NoCache: true}); err != nil {
+	// A compression cache of the test's own (beside the project), so each
+	// rebuild compresses only what changed.
+	cache := filepath.Join(filepath.Dir(root), "cache")
+	if _, err := bundler.Build(context.Background(), bundler.Options{Root: root, OutDir: dist, PublicURL: publicURL, Retain: retain, CacheDir: cache}); err != nil {
 		t.Fatalf("build: %v", err)
 	}
 	reg, err := assets.Load(os.DirFS(dist))
