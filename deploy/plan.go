@@ -89,7 +89,7 @@ func readDist(dir string, sidecars bool) (*distPlan, error) {
 	}{{assets.HeadersFile, "text/plain; charset=utf-8", phaseHeaders}, {assets.ManifestFile, "application/json", phaseManifest}} {
 		data, err := regularfile.Read(filepath.Join(dir, extra.name), 64<<20)
 		if errors.Is(err, fs.ErrNotExist) && extra.name == assets.HeadersFile {
-			continue // written by widgetd build since issue 19; older builds lack it
+			data, err = assets.StaticHeaders(m), nil // a build from before widgetd wrote it
 		}
 		if err != nil {
 			return nil, fmt.Errorf("read %s: %w", displaypath.Show(filepath.Join(dir, extra.name)), err)

@@ -92,3 +92,29 @@ func TestReadDistPhases(t *testing.T) {
 		}
 	}
 }
+
+// TestReadDistWritesHeadersOfOlderBuilds: a dist/ from before widgetd
+// build wrote _headers still gets one, made by assets.StaticHeaders.
+func TestReadDistWritesHeadersOfOlderBuilds(t *testing.T) {
+	dist := exampleDist(t)
+	want, err := os.ReadFile(filepath.Join(dist, assets.HeadersFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dist, assets.HeadersFile)); err != nil {
+		t.Fatal(err)
+	}
+	p, err := readDist(dist, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range p.objects {
+		if o.key == assets.HeadersFile && string(o.body) != string(want) {
+			t.Errorf("_headers made for the older build differs from the one widgetd build writes:\n%s\nwant\n%s", o.body, want)
+		}
+		if o.key == assets.HeadersFile {
+			return
+		}
+	}
+	t.Error("no _headers planned")
+}
