@@ -88,10 +88,9 @@ func reportDeployFailure(stderr io.Writer, target deploy.Target, res deploy.Resu
 	if res.Uploaded == 0 {
 		return
 	}
-	served := "no manifest.json yet"
-	if res.PreviousBuildID != "" {
-		served = "build " + res.PreviousBuildID
+	state := fmt.Sprintf("%s still serves build %s, and every file it names is there", target, res.PreviousBuildID)
+	if res.PreviousBuildID == "" {
+		state = fmt.Sprintf("%s has no manifest.json yet, so nothing names them", target)
 	}
-	fmt.Fprintf(stderr, "widgetd deploy: %d objects were uploaded before that; %s still serves %s, and every file it names is there. Run the same deploy again to finish.\n",
-		res.Uploaded, target, served)
+	fmt.Fprintf(stderr, "widgetd deploy: %d objects were uploaded before that; %s. Run the same deploy again to finish.\n", res.Uploaded, state)
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/deploy"
 	"github.com/widgetd/widgetd/internal/s3test"
 )
 
@@ -72,5 +75,32 @@ func TestDeployCLI(t *testing.T) {
 	code, _, errs = runCLI(t, "deploy", "--dir", dist, "--endpoint", s.Endpoint, "s3://no-such-bucket/w")
 	if code != exitError || !strings.Contains(errs, `bucket "no-such-bucket" does not exist: create it first`) {
 		t.Errorf("deploy to a missing bucket: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestReportDeployFailure: after a failure the message says what the
+// bucket serves now and what to do, for each point a deploy can stop at.
+func TestReportDeployFailure(t *testing.T) {
+	target := deploy.Target{Bucket: "b", Prefix: "w/"}
+	for _, tc := range []struct {
+		name string
+		res  deploy.Result
+		err  error
+		want string
+	}{
+		{"before any upload", deploy.Result{}, errors.New("list s3://b/w/: denied"),
+			"widgetd deploy: list s3://b/w/: denied\n"},
+		{"cancelled mid-upload", deploy.Result{Uploaded: 3, PreviousBuildID: "1111222233334444"}, context.Canceled,
+			"widgetd deploy: stopped\nwidgetd deploy: 3 objects were uploaded before that; s3://b/w/ still serves build 1111222233334444, and every file it names is there. Run the same deploy again to finish.\n"},
+		{"first deploy cut", deploy.Result{Uploaded: 2}, errors.New("upload s3://b/w/x: reset"),
+			"widgetd deploy: upload s3://b/w/x: reset\nwidgetd deploy: 2 objects were uploaded before that; s3://b/w/ has no manifest.json yet, so nothing names them. Run the same deploy again to finish.\n"},
+		{"pruning cut", deploy.Result{Published: true, BuildID: "aaaabbbbccccdddd"}, errors.New("delete s3://b/w/old.js: denied"),
+			"widgetd deploy: delete s3://b/w/old.js: denied\nwidgetd deploy: build aaaabbbbccccdddd is published; only the pruning was cut short. Run the same deploy again to finish it.\n"},
+	} {
+		var b strings.Builder
+		reportDeployFailure(&b, target, tc.res, tc.err)
+		if b.String() != tc.want {
+			t.Errorf("%s:\n got %q\nwant %q", tc.name, b.String(), tc.want)
+		}
 	}
 }
