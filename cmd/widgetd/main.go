@@ -8,6 +8,7 @@
 //	widgetd new <name> [--template vanilla|react]
 //	widgetd build [--widgets DIR] [--out DIR] [--public-url URL] [--json]
 //	widgetd serve [--dir dist] [--addr 127.0.0.1:8080] [--tls-cert F --tls-key F | --acme-host NAMES]
+//	widgetd deploy s3://bucket[/prefix] [--endpoint URL] [--prune]
 //	widgetd dev [--widgets DIR] [--addr 127.0.0.1:5173] [--public-url URL] [--mcp URL]
 //	widgetd check [--dist dist | --widgets widgets] [--json] [--strict]
 //	widgetd test [--update] [--junit FILE] [--json] [--chrome PATH]
@@ -112,6 +113,7 @@ func commands() []command {
 		{"new", "add a widget to the project from a template", runNew},
 		{"build", "bundle widgets into a content-hashed, precompressed dist/", runBuild},
 		{"serve", "serve dist/ as a CDN origin", runServe},
+		{"deploy", "publish dist/ to S3, R2, GCS or another S3-compatible store", runDeploy},
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
 		{"check", "audit widgets the way a store review would", runCheck},
 		{"test", "render every widget × fixture × host in headless Chromium and check it", runTest},
