@@ -58,6 +58,11 @@ type Options struct {
 	// SandboxAddr, PublicURL and SandboxURL, and, when a listener is bound
 	// to a wildcard address, any IP address. Others get 403 (DNS rebinding).
 	AllowedHosts []string
+	// TrustForwarded makes the X-Forwarded-Prefix, X-Forwarded-Proto and
+	// X-Forwarded-Host headers count (page links, the origin a request was
+	// addressed to). Set it only behind a proxy that sets them and drops
+	// the client's own; otherwise any client could claim them.
+	TrustForwarded bool
 }
 
 // Server is a running `widgetd dev`: two listeners, one Builder, the latest
