@@ -85,6 +85,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("POST /_widgetd/call-tool", s.sameOrigin(s.serveCallTool))
 	mux.HandleFunc("GET /manifest.json", s.serveManifest)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
+	s.mountMCPProxy(mux)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
 		_ = cop.AddTrustedOrigin(publicurl.Origin(s.opts.PublicURL))

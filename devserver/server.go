@@ -248,6 +248,9 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.mcp != nil {
 		s.log.printf("widgetd dev: forwarding widget tools/call to %s\n", s.opts.MCPURL)
 	}
+	if u := s.PublicMCPURL(); u != "" {
+		s.log.printf("widgetd dev: MCP server %s published at %s\n", s.opts.MCPURL, u)
+	}
 	// The listeners are bound, so early requests wait for the first build
 	// rather than fail.
 	prev := s.watch.scan()
