@@ -153,6 +153,9 @@ func testDevModeLive(t *testing.T, proxy bool, edits int) {
 	if got := len(p.HostLog("initialized")); got != 1 {
 		t.Errorf("host saw %d ui/notifications/initialized, want 1 (later documents are answered by the shell)", got)
 	}
+	if !proxy {
+		checkChatGPTLive(t, ctx, cs, browser, mux, host.URL, src, toMap(t, res), fmt.Sprintf("Edit %d, Ada!", edits))
+	}
 	var gens int
 	p.Eval(`+`+gen, &gens)
 	if gens < edits+1 {
@@ -175,6 +178,35 @@ func saveAtomically(t *testing.T, path, text string) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkChatGPTLive renders the openai/outputTemplate resource, read in dev
+// mode, in the ChatGPT stand-in (window.openai in the document the host
+// loads): the shell hands window.openai to the widget, which shows the
+// current dev build (showing, after the earlier edits, current), then an
+// edit.
+func checkChatGPTLive(t *testing.T, ctx context.Context, cs *mcp.ClientSession, browser *browsertest.Browser, mux *http.ServeMux, hostURL string, src editable, result map[string]any, current string) {
+	t.Helper()
+	lt, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var uri string
+	for _, tl := range lt.Tools {
+		if tl.Name == "hello" {
+			uri, _ = tl.Meta["openai/outputTemplate"].(string)
+		}
+	}
+	html, csp := readWidget(t, ctx, cs, uri, assets.MIMETypeSkybridge)
+	mux.Handle("GET /w/hello.skybridge", browsertest.WidgetHandler([]byte(html), csp))
+	p := browser.NewPage(t)
+	globals := map[string]any{"toolInput": map[string]any{"name": "Ada"}, "toolOutput": result["structuredContent"]}
+	p.OpenHost(hostURL+browsertest.ChatGPTHostPath, "/w/hello.skybridge?"+browsertest.ChatGPTQuery, globals, map[string]any{})
+	const title = browsertest.W + `.document.getElementById("widgetd-dev").contentDocument.querySelector(".hello__title")?.textContent`
+	p.Wait(title + ` == ` + browsertest.JS(current))
+	saveAtomically(t, src.path, strings.Replace(src.text, "`Hello, ${", "`Live in ChatGPT, ${", 1))
+	p.Wait(title + ` == "Live in ChatGPT, Ada!"`)
+	p.NoErrors()
 }
 
 // checkDevListUnchanged checks that dev mode leaves resources/list and the
