@@ -101,52 +101,16 @@ func testDevModeLive(t *testing.T, proxy bool, edits int) {
 		t.Fatalf("resources/read in dev mode: no dev shell or CSP without %s:\nCSP %s\n%s", devURL, csp, html)
 	}
 
-	hosts, err := browsertest.LoadHosts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	browser, err := browsertest.LaunchWith(context.Background(), flags...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(browser.Close)
-	mux := http.NewServeMux()
-	mux.Handle("/", hosts.Handler())
+	browser, mux, host := startHosts(t, flags)
 	mux.Handle("GET /w/hello", browsertest.WidgetHandler([]byte(html), csp))
-	host := httptest.NewServer(mux)
-	t.Cleanup(host.Close)
 
 	p := browser.NewPage(t)
 	p.OpenHost(host.URL+browsertest.MCPHostPath, "/w/hello", map[string]any{"input": map[string]any{"name": "Ada"}, "result": toMap(t, res)})
-	const title = browsertest.W + `.document.getElementById("widgetd-dev").contentDocument.querySelector(".hello__title")?.textContent`
-	const gen = browsertest.W + `.document.documentElement.getAttribute("data-widgetd-dev-gen")`
-	p.Wait(title + ` == "Hello, Ada!"`)
+	p.Wait(browsertest.W + `.document.getElementById("widgetd-dev").contentDocument.querySelector(".hello__title")?.textContent == "Hello, Ada!"`)
 	p.Wait(`hostLog.some(e => e.t == "size" && e.p.height > 0)`)
 	readsBefore := reads.n.Load()
 
-	durs := make([]time.Duration, 0, edits)
-	var rebuilds, swaps []time.Duration // rebuild alone; edit to new document in the frame
-	for i := 1; i <= edits; i++ {
-		want := fmt.Sprintf("Edit %d, Ada!", i)
-		// Page-side clocks: when the shell swaps the document (its
-		// generation attribute changes) and when the new text shows.
-		p.Eval(`(window.__genAt = 0, window.__g0 = `+gen+`, (function pg() { if (`+gen+` != window.__g0) { window.__genAt = Date.now(); return } setTimeout(pg, 2) })(),
-			window.__seen = 0, (function poll() { try { if (`+title+` == `+browsertest.JS(want)+`) { window.__seen = Date.now(); return } } catch {} setTimeout(poll, 2) })())`, nil)
-		start := time.Now()
-		edited := strings.Replace(src.text, "`Hello, ${", fmt.Sprintf("`Edit %d, ${", i), 1)
-		if edited == src.text {
-			t.Fatalf("%s has no `Hello, ${ to edit", src.path)
-		}
-		saveAtomically(t, src.path, edited)
-		p.Wait(`window.__seen > 0`)
-		var seen int64
-		p.Eval(`window.__seen`, &seen)
-		durs = append(durs, time.UnixMilli(seen).Sub(start))
-		var swapped int64
-		p.Eval(`window.__genAt`, &swapped)
-		swaps = append(swaps, time.UnixMilli(swapped).Sub(start))
-		rebuilds = append(rebuilds, dev.rebuildTimes()...)
-	}
+	times := timeEdits(t, p, dev, src, edits)
 	if n := reads.n.Load(); n != readsBefore {
 		t.Errorf("the host's widget updated, but after %d more resources/read; want none", n-readsBefore)
 	}
@@ -157,14 +121,52 @@ func testDevModeLive(t *testing.T, proxy bool, edits int) {
 		checkChatGPTLive(t, ctx, cs, browser, mux, host.URL, src, toMap(t, res), fmt.Sprintf("Edit %d, Ada!", edits))
 	}
 	var gens int
-	p.Eval(`+`+gen, &gens)
+	p.Eval(`+`+browsertest.W+`.document.documentElement.getAttribute("data-widgetd-dev-gen")`, &gens)
 	if gens < edits+1 {
 		t.Errorf("the shell loaded %d widget documents, want at least %d (the first and one per edit)", gens, edits+1)
 	}
 	p.NoErrors()
 	med := func(d []time.Duration) time.Duration { slices.Sort(d); return d[len(d)/2] }
 	t.Logf("edit-to-visible in the host page (proxy=%v), %d edits: median %v (min %v, max %v); new document in the frame after median %v; rebuild alone median %v",
-		proxy, len(durs), med(durs), durs[0], durs[len(durs)-1], med(swaps), med(rebuilds))
+		proxy, len(times.visible), med(times.visible), times.visible[0], times.visible[len(times.visible)-1], med(times.swapped), med(times.rebuilds))
+}
+
+// editTimes are the durations timeEdits measured, one per edit (rebuilds:
+// one per build).
+type editTimes struct {
+	visible  []time.Duration // save to the new text in the host's iframe
+	swapped  []time.Duration // save to the new document in the shell's frame
+	rebuilds []time.Duration // widgetd dev's rebuild alone
+}
+
+// timeEdits saves edits changes to the widget's title and waits for each in
+// the host page, timed on the page's clock (the same wall clock as the
+// test's): when the shell swaps the document (its generation attribute
+// changes) and when the new text shows.
+func timeEdits(t *testing.T, p *browsertest.Page, dev *devUnderTest, src editable, edits int) editTimes {
+	t.Helper()
+	const title = browsertest.W + `.document.getElementById("widgetd-dev").contentDocument.querySelector(".hello__title")?.textContent`
+	const gen = browsertest.W + `.document.documentElement.getAttribute("data-widgetd-dev-gen")`
+	var out editTimes
+	for i := 1; i <= edits; i++ {
+		want := fmt.Sprintf("Edit %d, Ada!", i)
+		p.Eval(`(window.__genAt = 0, window.__g0 = `+gen+`, (function pg() { if (`+gen+` != window.__g0) { window.__genAt = Date.now(); return } setTimeout(pg, 2) })(),
+			window.__seen = 0, (function poll() { try { if (`+title+` == `+browsertest.JS(want)+`) { window.__seen = Date.now(); return } } catch {} setTimeout(poll, 2) })())`, nil)
+		start := time.Now()
+		edited := strings.Replace(src.text, "`Hello, ${", fmt.Sprintf("`Edit %d, ${", i), 1)
+		if edited == src.text {
+			t.Fatalf("%s has no `Hello, ${ to edit", src.path)
+		}
+		saveAtomically(t, src.path, edited)
+		p.Wait(`window.__seen > 0`)
+		var seen, swapped int64
+		p.Eval(`window.__seen`, &seen)
+		p.Eval(`window.__genAt`, &swapped)
+		out.visible = append(out.visible, time.UnixMilli(seen).Sub(start))
+		out.swapped = append(out.swapped, time.UnixMilli(swapped).Sub(start))
+		out.rebuilds = append(out.rebuilds, dev.rebuildTimes()...)
+	}
+	return out
 }
 
 // saveAtomically replaces path's contents the way most editors save: a
@@ -178,6 +180,26 @@ func saveAtomically(t *testing.T, path, text string) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// startHosts serves the test host pages on a loopback origin (widget routes
+// are added to mux) and launches Chromium with flags.
+func startHosts(t *testing.T, flags []chromedp.ExecAllocatorOption) (*browsertest.Browser, *http.ServeMux, *httptest.Server) {
+	t.Helper()
+	hosts, err := browsertest.LoadHosts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	browser, err := browsertest.LaunchWith(context.Background(), flags...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(browser.Close)
+	mux := http.NewServeMux()
+	mux.Handle("/", hosts.Handler())
+	host := httptest.NewServer(mux)
+	t.Cleanup(host.Close)
+	return browser, mux, host
 }
 
 // checkChatGPTLive renders the openai/outputTemplate resource, read in dev
