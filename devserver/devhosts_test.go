@@ -130,3 +130,37 @@ func TestPublishMCPServer(t *testing.T) {
 		t.Errorf("POST /mcp without a public URL: %d, want 404 or 405", got)
 	}
 }
+
+// TestTrustForwardedOrigin posts a CSP report as the preview page would
+// behind a TLS proxy named dev.lan (Origin https://dev.lan, the proxy's
+// X-Forwarded-Proto/-Host): the origin the request was addressed to comes
+// from those headers only with TrustForwarded.
+func TestTrustForwardedOrigin(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		trust bool
+		want  int
+	}{
+		{"trusted", true, http.StatusOK},
+		{"not trusted", false, http.StatusForbidden},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := startDev(t, func(o *Options) { o.TrustForwarded = tc.trust; o.AllowedHosts = []string{"dev.lan"} })
+			req, _ := http.NewRequest(http.MethodPost, d.PreviewURL()+"_widgetd/csp-report",
+				strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://x.example/a"}`))
+			req.Host = "dev.lan"
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Origin", "https://dev.lan")
+			req.Header.Set("X-Forwarded-Proto", "https")
+			req.Header.Set("X-Forwarded-Host", "dev.lan")
+			res, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res.Body.Close()
+			if res.StatusCode != tc.want {
+				t.Errorf("POST from https://dev.lan via a proxy: %d, want %d", res.StatusCode, tc.want)
+			}
+		})
+	}
+}
