@@ -48,7 +48,9 @@ const publicDevHost = "widgets-dev.example"
 // resources/read returned under the CSP built from its _meta. Every edit to
 // the widget's source appears in the host's iframe without another
 // resources/read, without a second ui/initialize reaching the host, and with
-// the tool result the host sent once. The tls-proxy case puts nginx with TLS
+// the tool result the host sent once; the direct case also shows a build
+// error over the last good widget and the skybridge resource live in the
+// ChatGPT stand-in. The tls-proxy case puts nginx with TLS
 // in front of widgetd dev under a public, non-loopback name (as a tunnel
 // would) and measures edit-to-visible inside the host page.
 func TestDevModeLiveInHost(t *testing.T) {
@@ -118,7 +120,8 @@ func testDevModeLive(t *testing.T, proxy bool, edits int) {
 		t.Errorf("host saw %d ui/notifications/initialized, want 1 (later documents are answered by the shell)", got)
 	}
 	if !proxy {
-		checkChatGPTLive(t, ctx, cs, browser, mux, host.URL, src, toMap(t, res), fmt.Sprintf("Edit %d, Ada!", edits))
+		checkBuildErrorShown(t, p, src, fmt.Sprintf("Edit %d, Ada!", edits))
+		checkChatGPTLive(t, ctx, cs, browser, mux, host.URL, src, toMap(t, res), "Fixed, Ada!")
 	}
 	var gens int
 	p.Eval(`+`+browsertest.W+`.document.documentElement.getAttribute("data-widgetd-dev-gen")`, &gens)
@@ -180,6 +183,20 @@ func saveAtomically(t *testing.T, path, text string) {
 	if err := os.Rename(tmp, path); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// checkBuildErrorShown saves a syntax error: the shell shows the
+// diagnostic above the last good widget, which keeps showing current; the
+// fix clears it and the fixed code shows.
+func checkBuildErrorShown(t *testing.T, p *browsertest.Page, src editable, current string) {
+	t.Helper()
+	const shell = browsertest.W + `.document`
+	const title = shell + `.getElementById("widgetd-dev").contentDocument.querySelector(".hello__title")?.textContent`
+	saveAtomically(t, src.path, src.text+"\nconst broken = ;\n")
+	p.Wait(shell + `.getElementById("widgetd-dev-status").textContent.includes("index.ts") && !` + shell + `.getElementById("widgetd-dev-status").hidden`)
+	p.Wait(title + ` == ` + browsertest.JS(current))
+	saveAtomically(t, src.path, strings.Replace(src.text, "`Hello, ${", "`Fixed, ${", 1))
+	p.Wait(title + ` == "Fixed, Ada!" && ` + shell + `.getElementById("widgetd-dev-status").hidden`)
 }
 
 // startHosts serves the test host pages on a loopback origin (widget routes
