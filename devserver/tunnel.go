@@ -43,7 +43,7 @@ type tunnelKind struct {
 func tunnelKinds() []tunnelKind {
 	return []tunnelKind{
 		{"cloudflared", func(local string) []string { return []string{"tunnel", "--no-autoupdate", "--url", local} },
-			regexp.MustCompile(`https://[a-z0-9-]+\.trycloudflare\.com`)},
+			regexp.MustCompile(`https://[a-z0-9]+(?:-[a-z0-9]+)+\.trycloudflare\.com`)}, // hyphenated quick-tunnel names, never api.trycloudflare.com
 		{"ngrok", func(local string) []string {
 			return []string{"http", local, "--log", "stdout", "--log-format", "logfmt"}
 		},
