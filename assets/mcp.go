@@ -154,11 +154,17 @@ func listName(widget, profile string) string {
 // Read answers resources/read for uri: the current hashed URI, the unhashed
 // alias (current content) or a retained build's URI (that build's HTML). The
 // content item echoes uri and carries the read _meta tailored for c. An
-// unknown URI gives an error wrapping ErrNotFound.
+// unknown URI gives an error wrapping ErrNotFound. In dev mode (WithDev) the
+// text is the dev shell document instead, see WithDev.
 func (r *Registry) Read(uri string, c Client) (Contents, error) {
 	res, ok := r.uris[uri]
 	if !ok {
 		return Contents{}, fmt.Errorf("resource %q: %w", uri, ErrNotFound)
+	}
+	if r.devURL != "" {
+		if c, ok := r.devRead(uri, res, c); ok {
+			return c, nil
+		}
 	}
 	meta := map[string]any{}
 	if res.res != nil {

@@ -39,6 +39,8 @@ type options struct {
 	basePath     string
 	connectorURL string
 	assetBase    string
+	devURL       string // WithDev's URL
+	devSet       bool   // WithDev was given (DevURLEnv is then not read)
 }
 
 // WithLogger sets the logger Load reports to (one line per loaded build);
@@ -76,6 +78,7 @@ type Registry struct {
 	man      Manifest
 	opts     options
 	basePath string // always ends in "/"
+	devURL   string // the widgetd dev URL in dev mode, else ""
 
 	files   map[string]*entry   // request path (dist-relative, no leading slash) → entry
 	widgets map[string]*Widget  // name → widget of the current build
@@ -109,6 +112,10 @@ func Load(fsys fs.FS, opts ...Option) (*Registry, error) {
 	if err != nil {
 		return nil, err
 	}
+	devURL, err := devConfig(&o)
+	if err != nil {
+		return nil, fmt.Errorf("load dist: %w", err)
+	}
 	raw, err := fs.ReadFile(fsys, ManifestFile)
 	if err != nil {
 		return nil, fmt.Errorf("load dist: %w", err)
@@ -125,6 +132,7 @@ func Load(fsys fs.FS, opts ...Option) (*Registry, error) {
 		man:      man,
 		opts:     o,
 		basePath: bp,
+		devURL:   devURL,
 		files:    make(map[string]*entry, len(man.Files)+1),
 		widgets:  make(map[string]*Widget, len(man.Widgets)),
 		uris:     make(map[string]resolved),
@@ -153,6 +161,9 @@ func Load(fsys fs.FS, opts ...Option) (*Registry, error) {
 		return nil, fmt.Errorf("load dist: %w", err)
 	}
 	o.logger.Info("dist loaded", "build", man.BuildID, "widgets", len(man.Widgets), "files", len(man.Files), "builds", len(man.Builds))
+	if devURL != "" {
+		o.logger.Info("dev mode: resources/read serves live widgets from widgetd dev", "url", devURL)
+	}
 	return r, nil
 }
 

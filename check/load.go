@@ -21,7 +21,7 @@ import (
 // error rather than a list of confusing findings.
 func LoadDist(dir string) (*Input, error) {
 	fsys := os.DirFS(dir)
-	if _, err := assets.Load(fsys); err != nil {
+	if _, err := assets.Load(fsys, assets.WithDev("")); err != nil { // WIDGETD_DEV_URL is for servers, not audits
 		return nil, fmt.Errorf("dist %s: %w", dir, err)
 	}
 	data, err := fs.ReadFile(fsys, assets.ManifestFile)

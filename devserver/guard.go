@@ -131,11 +131,30 @@ func (s *Server) checkOrigin(r *http.Request) error {
 	if origin == "" {
 		return nil
 	}
-	if o := canonicalOrigin(origin); o != "" && (o == canonicalOrigin("http://"+r.Host) || o == canonicalOrigin(s.previewOrigin) ||
+	if o := canonicalOrigin(origin); o != "" && (o == s.addressedOrigin(r) || o == canonicalOrigin(s.previewOrigin) ||
 		(s.opts.PublicURL != "" && o == canonicalOrigin(publicurl.Origin(s.opts.PublicURL)))) {
 		return nil
 	}
 	return fmt.Errorf("request from origin %s refused; only the preview page (%s) may call this endpoint", quoteForTerminal(origin), s.previewOrigin)
+}
+
+// addressedOrigin is the origin a request was addressed to: its Host with
+// the scheme of the connection, or, with TrustForwarded, the proxy's
+// X-Forwarded-Proto and X-Forwarded-Host.
+func (s *Server) addressedOrigin(r *http.Request) string {
+	scheme, host := "http", r.Host
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if s.opts.TrustForwarded {
+		if p := strings.ToLower(r.Header.Get("X-Forwarded-Proto")); p == "http" || p == "https" {
+			scheme = p
+		}
+		if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+			host = strings.TrimSpace(strings.Split(h, ",")[0])
+		}
+	}
+	return canonicalOrigin(scheme + "://" + host)
 }
 
 // canonicalOrigin is scheme://host[:port] lower-cased with the default port
@@ -158,11 +177,14 @@ func canonicalOrigin(o string) string {
 	return strings.ToLower(u.Scheme) + "://" + host
 }
 
-// cors sets the CORS headers of a built file or the manifest. Allowed are the
-// sandbox origin (widget documents load their files from the preview origin)
-// and the preview origin itself. With --public-url the build is published
-// through the tunnel anyway, and remote hosts (ChatGPT, Claude) load it from
-// their own sandbox origins, so any Origin is echoed; never "*".
+// cors sets the CORS headers of a read-only answer: a built file, the
+// manifest, a widget document or the event stream. Allowed are the sandbox
+// origin (widget documents load their files from the preview origin), the
+// preview origin itself, and loopback origins (a host on this machine
+// rendering a dev shell, see assets.WithDev). With --public-url the build is
+// published through the tunnel anyway, and remote hosts (ChatGPT, Claude)
+// load it, and run the dev shell, on their own sandbox origins, so any
+// Origin is echoed; never "*". State-changing endpoints never get CORS.
 func (s *Server) cors(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Add("Vary", "Origin")
@@ -175,7 +197,23 @@ func (s *Server) cors(w http.ResponseWriter, r *http.Request) {
 	if o == "" {
 		return
 	}
-	if s.opts.PublicURL != "" || o == canonicalOrigin(s.sandboxURL) || o == canonicalOrigin(s.previewOrigin) {
+	if s.opts.PublicURL != "" || o == canonicalOrigin(s.sandboxURL) || o == canonicalOrigin(s.previewOrigin) || isLoopbackOrigin(o) {
 		h.Set("Access-Control-Allow-Origin", o)
 	}
+}
+
+// isLoopbackOrigin reports whether a canonical origin names this machine
+// (localhost, *.localhost or a loopback address), which no DNS rebinding
+// can claim.
+func isLoopbackOrigin(o string) bool {
+	u, err := url.Parse(o)
+	if err != nil {
+		return false
+	}
+	h := normalHost(u.Hostname())
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(h)
+	return err == nil && ip.IsLoopback()
 }

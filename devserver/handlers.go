@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -30,14 +32,35 @@ var pages = template.Must(template.ParseFS(static, "static/*.html"))
 var prefixRE = regexp.MustCompile(`^(/[A-Za-z0-9._~!$&'()*+,;=:@%-]+)*$`)
 
 // basePath is the path prefix under which the client reached the preview
-// origin: X-Forwarded-Prefix from a reverse proxy that mounts the preview
-// under a sub-path (and strips it), else none. Pages build every link from
-// it.
+// origin: with TrustForwarded, X-Forwarded-Prefix from a reverse proxy that
+// mounts the preview under a sub-path (and strips it); else the path of
+// --public-url for a request addressed to its host; else none. Pages build
+// every link from it.
 func (s *Server) basePath(r *http.Request) string {
-	if p := strings.TrimRight(r.Header.Get("X-Forwarded-Prefix"), "/"); p != "" && prefixRE.MatchString(p) {
+	if s.opts.TrustForwarded {
+		if p := strings.TrimRight(r.Header.Get("X-Forwarded-Prefix"), "/"); p != "" && prefixRE.MatchString(p) {
+			return p
+		}
+	}
+	if s.opts.PublicURL == "" {
+		return ""
+	}
+	pu, err := url.Parse(s.opts.PublicURL)
+	if err != nil || !strings.EqualFold(normalHost(pu.Hostname()), normalHost(hostOnly(r.Host))) {
+		return ""
+	}
+	if p := strings.TrimRight(pu.EscapedPath(), "/"); prefixRE.MatchString(p) {
 		return p
 	}
 	return ""
+}
+
+// hostOnly is the host of a Host header value without its port.
+func hostOnly(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return h
+	}
+	return hostport
 }
 
 // pageConfig is what the host app reads from the page (data-config).
@@ -56,11 +79,13 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /preview/{name}", s.servePreview)
 	mux.HandleFunc("GET /_widgetd/events", s.serveEvents)
 	mux.HandleFunc("GET /_widgetd/state", s.serveState)
+	mux.HandleFunc("GET /_widgetd/doc/{name}", s.serveDoc)
 	mux.HandleFunc("GET /_widgetd/{file}", s.serveStatic)
 	mux.HandleFunc("POST /_widgetd/csp-report", s.sameOrigin(s.serveCSPReport))
 	mux.HandleFunc("POST /_widgetd/call-tool", s.sameOrigin(s.serveCallTool))
 	mux.HandleFunc("GET /manifest.json", s.serveManifest)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
+	s.mountMCPProxy(mux)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
 		_ = cop.AddTrustedOrigin(publicurl.Origin(s.opts.PublicURL))
@@ -129,6 +154,7 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 // "build" event per rebuild, and a comment every 15 s so proxies keep the
 // connection open.
 func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	s.cors(w, r) // the dev shell of a host's widget follows it (assets.WithDev)
 	rc := http.NewResponseController(w)
 	ch, ok := s.hub.addStream()
 	if !ok {
@@ -315,6 +341,30 @@ func (s *Server) serveBuilt(w http.ResponseWriter, r *http.Request) {
 	noStore(w)
 	w.Header().Set("Content-Type", contenttype.For(p))
 	_, _ = w.Write(data)
+}
+
+// serveDoc serves the current build's document of one widget, as built, for
+// the dev shell a registry in dev mode returns from resources/read
+// (assets.WithDev): the shell writes it into its frame on every rebuild.
+func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
+	name := r.PathValue("name")
+	s.mu.RLock()
+	out := s.out
+	s.mu.RUnlock()
+	s.cors(w, r)
+	noStore(w)
+	if out == nil {
+		http.Error(w, "no successful build yet", http.StatusServiceUnavailable)
+		return
+	}
+	for _, wd := range out.Manifest.Widgets {
+		if wd.Name == name {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			_, _ = w.Write(out.Files[wd.HTML])
+			return
+		}
+	}
+	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)
 }
 
 // sandboxHandler serves the sandbox origin: widget documents only, each with

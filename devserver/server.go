@@ -58,6 +58,11 @@ type Options struct {
 	// SandboxAddr, PublicURL and SandboxURL, and, when a listener is bound
 	// to a wildcard address, any IP address. Others get 403 (DNS rebinding).
 	AllowedHosts []string
+	// TrustForwarded makes the X-Forwarded-Prefix, X-Forwarded-Proto and
+	// X-Forwarded-Host headers count (page links, the origin a request was
+	// addressed to). Set it only behind a proxy that sets them and drops
+	// the client's own; otherwise any client could claim them.
+	TrustForwarded bool
 }
 
 // Server is a running `widgetd dev`: two listeners, one Builder, the latest
@@ -242,6 +247,9 @@ func (s *Server) Run(ctx context.Context) error {
 	}
 	if s.mcp != nil {
 		s.log.printf("widgetd dev: forwarding widget tools/call to %s\n", s.opts.MCPURL)
+	}
+	if u := s.PublicMCPURL(); u != "" {
+		s.log.printf("widgetd dev: MCP server %s published at %s\n", s.opts.MCPURL, u)
 	}
 	// The listeners are bound, so early requests wait for the first build
 	// rather than fail.

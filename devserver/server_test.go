@@ -191,10 +191,11 @@ func TestEventsFollowNewAndDeletedWidgets(t *testing.T) {
 }
 
 // TestReverseProxy serves the preview through a reverse proxy that mounts
-// it under /dev and checks every link honours X-Forwarded-Prefix, built
-// files carry CORS headers, and cross-site POSTs are refused.
+// it under /dev and checks every link honours X-Forwarded-Prefix (trusted
+// with TrustForwarded), built files carry CORS headers, and cross-site POSTs
+// are refused.
 func TestReverseProxy(t *testing.T) {
-	d := startDev(t, nil)
+	d := startDev(t, func(o *Options) { o.TrustForwarded = true })
 	target, _ := url.Parse(strings.TrimSuffix(d.PreviewURL(), "/"))
 	rp := &httputil.ReverseProxy{Rewrite: func(pr *httputil.ProxyRequest) {
 		pr.Out.URL.Path = strings.TrimPrefix(pr.In.URL.Path, "/dev")
@@ -292,7 +293,7 @@ func TestForwardCallTool(t *testing.T) {
 
 // TestPublicURLExternalMode builds with --public-url: widgets load their
 // JS/CSS from that URL, which the dev server serves; page links follow the
-// proxy's X-Forwarded-Prefix.
+// public URL's path, not an untrusted X-Forwarded-Prefix.
 func TestPublicURLExternalMode(t *testing.T) {
 	d := startDev(t, func(o *Options) { o.PublicURL = "https://tunnel.example.com/dev/" })
 	d.mu.RLock()
@@ -320,7 +321,21 @@ func TestPublicURLExternalMode(t *testing.T) {
 	if _, body := get(t, d.PreviewURL()+"preview/hello", nil); !strings.Contains(body, `src="/_widgetd/hostapp.js"`) {
 		t.Errorf("direct preview links carry a prefix:\n%s", body)
 	}
-	if _, body := get(t, d.PreviewURL()+"preview/hello", map[string]string{"X-Forwarded-Prefix": "/dev"}); !strings.Contains(body, `src="/dev/_widgetd/hostapp.js"`) {
-		t.Errorf("proxied preview links ignore X-Forwarded-Prefix:\n%s", body)
+	// Forwarded headers are not trusted unless told: the prefix comes from
+	// the public URL for a request addressed to its host, and a client's
+	// own X-Forwarded-Prefix changes nothing.
+	if _, body := get(t, d.PreviewURL()+"preview/hello", map[string]string{"X-Forwarded-Prefix": "/evil"}); !strings.Contains(body, `src="/_widgetd/hostapp.js"`) {
+		t.Errorf("an untrusted X-Forwarded-Prefix changed the links:\n%s", body)
+	}
+	req, _ := http.NewRequest(http.MethodGet, d.PreviewURL()+"preview/hello", nil)
+	req.Host = "tunnel.example.com"
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(body), `src="/dev/_widgetd/hostapp.js"`) {
+		t.Errorf("preview addressed to the public host: %d, links without the public URL's /dev:\n%s", res.StatusCode, body)
 	}
 }

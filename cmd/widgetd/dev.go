@@ -5,8 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os/exec"
 	"strings"
+	"time"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/devserver"
 )
 
@@ -24,7 +28,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.SandboxAddr, "sandbox-addr", "", "`address` of the separate widget origin (default: next port of --addr)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "`URL` the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
 	fs.StringVar(&opts.SandboxURL, "sandbox-url", "", "`URL` the widget origin is reached at when it is proxied too")
-	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server `URL` to forward the widgets' tools/call to, e.g. http://localhost:3000/mcp")
+	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server `URL` to forward the widgets' tools/call to (and to publish at /mcp of a public URL), e.g. http://localhost:3000/mcp")
 	fs.Func("allowed-hosts", "extra host `names`, comma-separated, requests may carry in Host (localhost, loopback IPs and the --addr/--public-url hosts are always allowed)", func(v string) error {
 		for _, h := range strings.Split(v, ",") {
 			if h = strings.TrimSpace(h); h != "" {
@@ -33,20 +37,77 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 		return nil
 	})
+	fs.BoolVar(&opts.TrustForwarded, "trust-forwarded", false, "trust X-Forwarded-Prefix, -Proto and -Host (only behind a proxy that sets them and drops the client's)")
+	var tunnel bool
+	fs.BoolVar(&tunnel, "tunnel", false, "publish the preview (and --mcp) through cloudflared or ngrok found on PATH, and print what to paste into ChatGPT and Claude")
 	if code, ok := fs.parse(args); !ok {
 		return code
 	}
+	if tunnel && opts.PublicURL != "" {
+		fmt.Fprintln(stderr, "widgetd dev: --tunnel and --public-url exclude each other: the tunnel's URL is the public URL")
+		return exitUsage
+	}
 	opts.Log = stderr
+	if tunnel {
+		tun, err := startTunnel(ctx, opts.Addr, stderr)
+		if err != nil {
+			printError(stderr, err)
+			return exitError
+		}
+		defer tun.Close()
+		opts.PublicURL = tun.PublicURL
+	}
 	srv, err := devserver.New(opts)
 	if err != nil {
 		printError(stderr, err)
 		return exitError
 	}
 	fmt.Fprintf(stdout, "  ➜  Preview: %s\n", srv.PreviewURL())
+	printPublic(stdout, srv)
 	// Run ends with ctx's error on Ctrl-C/SIGTERM: a clean exit.
 	if err := srv.Run(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "widgetd dev: %v\n", err)
 		return exitError
 	}
 	return exitOK
+}
+
+// startTunnel starts cloudflared or ngrok (whichever is on PATH) publishing
+// the preview listener addr, and waits up to a minute for its public URL.
+func startTunnel(ctx context.Context, addr string, log io.Writer) (*devserver.Tunnel, error) {
+	prog, err := devserver.FindTunnelProgram(exec.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "0" {
+		return nil, fmt.Errorf("--tunnel needs --addr with a fixed port, e.g. 127.0.0.1:5173 (got %q)", addr)
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	fmt.Fprintf(log, "widgetd dev: starting %s (%s) for http://%s\n", prog.Name, prog.Path, net.JoinHostPort(host, port))
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	return devserver.StartTunnel(ctx, prog, "http://"+net.JoinHostPort(host, port), log)
+}
+
+// printPublic prints, when the preview has a public URL, the asset and MCP
+// URLs and what to paste into ChatGPT's and Claude's connector settings.
+func printPublic(w io.Writer, srv *devserver.Server) {
+	pub := srv.PublicURL()
+	if pub == "" {
+		return
+	}
+	fmt.Fprintf(w, "  ➜  Public:  %s (assets: %s/manifest.json)\n", pub, pub)
+	fmt.Fprintf(w, "  ➜  Your MCP server in dev mode:  %s=%s <start your server>\n", assets.DevURLEnv, pub)
+	mcpURL := srv.PublicMCPURL()
+	if mcpURL == "" {
+		fmt.Fprintf(w, "     (add --mcp http://localhost:8000/mcp to publish your MCP server at %s%s through the same origin)\n", pub, devserver.MCPPath)
+		return
+	}
+	fmt.Fprintf(w, "  ➜  MCP:     %s\n", mcpURL)
+	fmt.Fprintf(w, "     ChatGPT: Settings → Apps & Connectors → Advanced settings → Developer mode on; Create → MCP Server URL: %s, Authentication: No authentication\n", mcpURL)
+	fmt.Fprintf(w, "     Claude:  Settings → Connectors → Add custom connector → Remote MCP server URL: %s\n", mcpURL)
+	fmt.Fprintf(w, "     (give your server this connector URL too, assets.WithConnectorURL(%q), for Claude's ui.domain)\n", mcpURL)
 }

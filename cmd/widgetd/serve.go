@@ -46,7 +46,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	defer stop()
 
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
-	reg, err := assets.Load(os.DirFS(cfg.dir), assets.WithLogger(logger), assets.WithBasePath(cfg.basePath))
+	reg, err := assets.Load(os.DirFS(cfg.dir), assets.WithLogger(logger), assets.WithBasePath(cfg.basePath), assets.WithDev("")) // the origin serves files only
 	if err != nil {
 		fmt.Fprintf(stderr, "widgetd serve: %s: %v\n", cfg.dir, err)
 		return exitError

@@ -40,11 +40,15 @@ type Browser struct {
 
 // Launch starts headless Chromium with the flags the widgetd browser tests
 // rely on, in a fresh temporary profile that Close removes.
-func Launch(ctx context.Context) (*Browser, error) {
+func Launch(ctx context.Context) (*Browser, error) { return LaunchWith(ctx) }
+
+// LaunchWith is Launch with extra Chromium flags, e.g. host-resolver-rules
+// for a test that reaches a public host name on loopback.
+func LaunchWith(ctx context.Context, extra ...chromedp.ExecAllocatorOption) (*Browser, error) {
 	if _, err := os.Stat(ChromiumPath); err != nil {
 		return nil, fmt.Errorf("%s missing: install Debian's chromium (apt-get install -y chromium): %w", ChromiumPath, err)
 	}
-	chrome, err := chromium.Start(ctx, ChromiumPath, "widgetd-chromium-")
+	chrome, err := chromium.Start(ctx, ChromiumPath, "widgetd-chromium-", extra...)
 	if err != nil {
 		return nil, err
 	}
