@@ -89,5 +89,5 @@ func notInBuild(subject, rule string, sev audit.Severity, uri, earlierBuild stri
 		msg = fmt.Sprintf("%q is a widget resource of the earlier build %s, so the server runs an older build than the one checked", uri, earlierBuild)
 	}
 	return audit.Finding{Subject: subject, Rule: rule, Severity: sev, Message: msg, Offset: -1,
-		Fix: "rebuild the widgets, embed the new dist/ in the server and restart it, or check the dist/ the server embeds (--dist)"}
+		Fix: "rebuild the widgets, embed the new dist/ in the server and restart it; or pass --dist with the dist/ the server embeds"}
 }
