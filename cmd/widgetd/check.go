@@ -155,8 +155,9 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// run loads the build (from dist/ or assembled from sources) and audits it;
-// a build refused on its own limits reports them as findings.
+// run loads the build (from dist/ or assembled from sources) and audits it,
+// and with --mcp the server against it (recording what it read in
+// f.server); a build refused on its own limits reports them as findings.
 func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 	var in *check.Input
 	var err error
