@@ -25,7 +25,9 @@ func TestList(t *testing.T) {
 	full := mcp.NewServer(&mcp.Implementation{Name: "full", Version: "1"}, &mcp.ServerOptions{PageSize: 1})
 	toolsOnly := mcp.NewServer(&mcp.Implementation{Name: "tools-only", Version: "1"}, nil)
 	for _, name := range []string{"a", "b", "c"} {
-		handler := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil }
+		handler := func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{}, nil
+		}
 		tool := &mcp.Tool{Name: name, InputSchema: map[string]any{"type": "object"}, OutputSchema: map[string]any{"type": "object"}}
 		full.AddTool(tool, handler)
 		toolsOnly.AddTool(tool, handler)
