@@ -96,20 +96,26 @@ func startExampleServer(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	var waitErr error
+	go func() { waitErr = cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = cmd.Process.Signal(os.Interrupt)
-		_ = cmd.Wait()
+		<-exited
 	})
-	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	deadline := time.After(60 * time.Second)
+	for {
 		if m := listening.FindStringSubmatch(log.String()); m != nil {
 			return m[1]
 		}
-		if cmd.ProcessState != nil {
-			break
+		select {
+		case <-exited:
+			t.Fatalf("examples/mcpserver exited (%v) before it listened:\n%s", waitErr, log.String())
+		case <-deadline:
+			t.Fatalf("examples/mcpserver did not log that it listens within 60 s:\n%s", log.String())
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
-	t.Fatalf("examples/mcpserver did not log that it listens:\n%s", log.String())
-	return ""
 }
 
 // startWidgetToolServer serves, over real loopback HTTP, a go-sdk server
