@@ -16,6 +16,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/gosdk"
+	"github.com/widgetd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -30,6 +31,7 @@ func TestCheckMCP(t *testing.T) {
 	noSchema := startWidgetToolServer(t, false)
 	stale := startWidgetToolServer(t, true)
 	oldURI := staleURI(t)
+	assertNoSchemaPremise(t, noSchema)
 	for _, tc := range []struct {
 		name     string
 		args     []string
@@ -165,4 +167,26 @@ func staleURI(t *testing.T) string {
 		t.Fatalf("%s retains %d builds; go generate ./examples/mcpserver builds with --retain 2", exampleDist, len(builds))
 	}
 	return builds[1].Widgets["hello"].URIs[0]
+}
+
+// assertNoSchemaPremise makes sure the server at endpoint is what the
+// warning is about: its hello tool lists no outputSchema yet answers a call
+// with structuredContent.
+func assertNoSchemaPremise(t *testing.T, endpoint string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := mcplist.Connect(ctx, endpoint, "premise")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	l, err := mcplist.List(ctx, cs)
+	if err != nil || len(l.Tools) != 1 || l.Tools[0].OutputSchema != nil {
+		t.Fatalf("tools/list: %v, %d tools, want hello without outputSchema", err, len(l.Tools))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "hello", Arguments: map[string]any{}})
+	if err != nil || res.StructuredContent == nil {
+		t.Fatalf("call hello: %v; structuredContent %v", err, res)
+	}
 }
