@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -33,12 +32,12 @@ type serverOutput struct {
 func auditServer(ctx context.Context, endpoint string, in *check.Input) ([]audit.Finding, *serverOutput, error) {
 	ctx, cancel := context.WithTimeout(ctx, mcpCheckTimeout)
 	defer cancel()
-	cs, err := mcplist.Connect(ctx, endpoint, "widgetd-check")
+	c, err := mcplist.Connect(ctx, endpoint, "widgetd-check")
 	if err != nil {
 		return nil, nil, fmt.Errorf("--mcp: %w", err)
 	}
-	defer cs.Close()
-	listing, err := mcplist.List(ctx, cs)
+	defer c.Close()
+	listing, err := c.List(ctx)
 	if err != nil {
 		return nil, nil, fmt.Errorf("--mcp %s: %w", endpoint, err)
 	}
@@ -47,26 +46,16 @@ func auditServer(ctx context.Context, endpoint string, in *check.Input) ([]audit
 	for _, r := range listing.Resources {
 		srv.Listed = append(srv.Listed, r.URI)
 	}
-	for _, t := range listing.Tools {
-		tool, err := toAuditTool(t)
+	for _, raw := range listing.Tools {
+		tool, err := audit.ParseTool(raw)
 		if err != nil {
 			return nil, nil, fmt.Errorf("--mcp %s: %w", endpoint, err)
 		}
 		srv.Tools = append(srv.Tools, tool)
-		out.Tools = append(out.Tools, t.Name)
+		out.Tools = append(out.Tools, tool.Name)
 	}
-	srv.Readable = readableLinks(ctx, cs, srv)
+	srv.Readable = readableLinks(ctx, c.Session, srv)
 	return check.RunServer(srv, in), out, nil
-}
-
-// toAuditTool turns a tool as the go-sdk client decoded it back into the
-// tools/list JSON shape the audit rules read.
-func toAuditTool(t *mcp.Tool) (audit.Tool, error) {
-	data, err := json.Marshal(t)
-	if err != nil {
-		return audit.Tool{}, fmt.Errorf("tool %q: %w", t.Name, err)
-	}
-	return audit.ParseTool(data)
 }
 
 // readableLinks returns the ui:// URIs the tools link that the server does

@@ -1,11 +1,14 @@
 // Package mcplist connects to a running MCP server over streamable HTTP with
-// the official go-sdk client and lists what it offers (tools, resources), for
-// the widgetd commands that read a server rather than sources (check --mcp).
+// the official go-sdk client and lists what it offers (tools exactly as sent,
+// resources), for the widgetd commands that read a server rather than
+// sources (check --mcp).
 package mcplist
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -14,10 +17,20 @@ import (
 // Listing is what a server lists: every page of tools/list and
 // resources/list, in the server's order.
 type Listing struct {
-	// Tools are the tools as tools/list sends them.
-	Tools []*mcp.Tool
+	// Tools are the tools exactly as tools/list sends them, every field
+	// kept (the go-sdk's Tool type drops those it does not know, such as
+	// the top-level securitySchemes).
+	Tools []json.RawMessage
 	// Resources are the listed resources.
 	Resources []*mcp.Resource
+}
+
+// Client is a session with a server over streamable HTTP that also keeps
+// the tools/list answers as sent.
+type Client struct {
+	// Session is the go-sdk client session, for further requests.
+	Session *mcp.ClientSession
+	wire    *wireRecorder
 }
 
 // ValidateEndpoint reports whether raw is an absolute http or https URL, the
@@ -32,34 +45,48 @@ func ValidateEndpoint(raw string) error {
 
 // Connect opens a client session with the server at endpoint (its streamable
 // HTTP MCP endpoint), introducing itself as clientName. The caller closes
-// the session.
-func Connect(ctx context.Context, endpoint, clientName string) (*mcp.ClientSession, error) {
+// the client.
+func Connect(ctx context.Context, endpoint, clientName string) (*Client, error) {
 	if err := ValidateEndpoint(endpoint); err != nil {
 		return nil, err
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, DisableStandaloneSSE: true}, nil)
+	wire := &wireRecorder{base: http.DefaultTransport}
+	transport := &mcp.StreamableClientTransport{Endpoint: endpoint, DisableStandaloneSSE: true, HTTPClient: &http.Client{Transport: wire}}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: clientName, Version: "1"}, nil).Connect(ctx, transport, nil)
 	if err != nil {
 		return nil, fmt.Errorf("connecting to %s: %w (is the server running, and is this its MCP endpoint?)", endpoint, err)
 	}
-	return cs, nil
+	return &Client{Session: cs, wire: wire}, nil
 }
+
+// Close ends the session.
+func (c *Client) Close() error { return c.Session.Close() }
 
 // List reads every page of tools/list and resources/list, each when the
 // server's capabilities offer it.
-func List(ctx context.Context, cs *mcp.ClientSession) (*Listing, error) {
+func (c *Client) List(ctx context.Context) (*Listing, error) {
 	l := &Listing{}
-	caps := cs.InitializeResult().Capabilities
+	caps := c.Session.InitializeResult().Capabilities
 	if caps != nil && caps.Tools != nil {
-		for t, err := range cs.Tools(ctx, nil) {
+		c.wire.reset()
+		decoded := 0
+		for _, err := range c.Session.Tools(ctx, nil) {
 			if err != nil {
 				return nil, fmt.Errorf("tools/list: %w", err)
 			}
-			l.Tools = append(l.Tools, t)
+			decoded++
 		}
+		tools, err := c.wire.tools()
+		if err != nil {
+			return nil, err
+		}
+		if len(tools) != decoded {
+			return nil, fmt.Errorf("tools/list: %d tools read off the wire, %d decoded by the client", len(tools), decoded)
+		}
+		l.Tools = tools
 	}
 	if caps != nil && caps.Resources != nil {
-		for r, err := range cs.Resources(ctx, nil) {
+		for r, err := range c.Session.Resources(ctx, nil) {
 			if err != nil {
 				return nil, fmt.Errorf("resources/list: %w", err)
 			}

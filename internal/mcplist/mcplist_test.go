@@ -2,6 +2,7 @@ package mcplist
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +10,10 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/gosdk"
 )
 
 // serve runs s over real loopback streamable HTTP and returns its endpoint.
@@ -48,21 +53,25 @@ func TestList(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			cs, err := Connect(ctx, serve(t, tc.s)+"/mcp", "mcplist-test")
+			c, err := Connect(ctx, serve(t, tc.s)+"/mcp", "mcplist-test")
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer cs.Close()
-			l, err := List(ctx, cs)
+			defer c.Close()
+			l, err := c.List(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
 			var tools, resources []string
-			for _, tool := range l.Tools {
-				tools = append(tools, tool.Name)
-				if tool.OutputSchema == nil {
-					t.Errorf("tool %s lost its outputSchema", tool.Name)
+			for _, raw := range l.Tools {
+				var tool struct {
+					Name         string
+					OutputSchema map[string]any
 				}
+				if err := json.Unmarshal(raw, &tool); err != nil || tool.OutputSchema == nil {
+					t.Errorf("tool %s: %v, outputSchema %v", raw, err, tool.OutputSchema)
+				}
+				tools = append(tools, tool.Name)
 			}
 			for _, r := range l.Resources {
 				resources = append(resources, r.URI)
@@ -94,10 +103,10 @@ func TestConnectErrors(t *testing.T) {
 		{"http://%zz", "is not an http:// or https:// URL"},
 	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		cs, err := Connect(ctx, tc.endpoint, "mcplist-test")
+		c, err := Connect(ctx, tc.endpoint, "mcplist-test")
 		cancel()
 		if err == nil {
-			cs.Close()
+			c.Close()
 			t.Errorf("Connect(%q) succeeded", tc.endpoint)
 			continue
 		}
@@ -122,4 +131,57 @@ func FuzzValidateEndpoint(f *testing.F) {
 			t.Errorf("accepted %q, which net/http cannot send to: %v", raw, err)
 		}
 	})
+}
+
+// TestListKeepsWireFields lists a go-sdk server that sends securitySchemes
+// at the top level of a tool (a field the SDK's Tool type drops) and reads
+// it back from the Listing, over SSE answers and JSON answers.
+func TestListKeepsWireFields(t *testing.T) {
+	reg, _ := assetstest.Load(t, assetstest.Options{})
+	s := mcp.NewServer(&mcp.Implementation{Name: "oauth", Version: "1"}, nil)
+	tool := &mcp.Tool{Name: "search", InputSchema: map[string]any{"type": "object"}}
+	opts := assets.ToolOptions{SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityOAuth2, Scopes: []string{"search.read"}}}}
+	if err := gosdk.AttachWidget(tool, reg, "counter", opts); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(tool, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{}, nil
+	})
+	gosdk.AddSecuritySchemes(s)
+	const want = `[{"scopes":["search.read"],"type":"oauth2"}]` // as the server marshals it
+	for _, jsonAnswers := range []bool{false, true} {
+		srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{JSONResponse: jsonAnswers}))
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		c, err := Connect(ctx, srv.URL, "mcplist-test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2 { // a second List reads the same, not twice as much
+			l, err := c.List(ctx)
+			if err != nil || len(l.Tools) != 1 {
+				t.Fatalf("JSON answers %v: %v, %d tools", jsonAnswers, err, len(l.Tools))
+			}
+			var got struct{ SecuritySchemes json.RawMessage }
+			if err := json.Unmarshal(l.Tools[0], &got); err != nil || string(got.SecuritySchemes) != want {
+				t.Errorf("JSON answers %v: top-level securitySchemes %s (%v), want %s", jsonAnswers, got.SecuritySchemes, err, want)
+			}
+		}
+		c.Close()
+		cancel()
+		srv.Close()
+	}
+}
+
+// TestSSEData splits SSE streams into their events' data.
+func TestSSEData(t *testing.T) {
+	for _, tc := range []struct{ stream, want string }{
+		{"event: message\ndata: {\"a\":1}\n\n", `{"a":1}`},
+		{"id: 1\ndata:{\"a\":1}\n\n: comment\ndata: x\ndata: y\n\n", "{\"a\":1}|x\ny"},
+		{"data: unterminated", "unterminated"},
+		{"event: ping\n\n", ""},
+	} {
+		if got := strings.Join(sseData(tc.stream), "|"); got != tc.want {
+			t.Errorf("sseData(%q) = %q, want %q", tc.stream, got, tc.want)
+		}
+	}
 }
