@@ -12,10 +12,13 @@ import (
 	"testing"
 	"time"
 
+	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
+	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/gosdk"
+	"github.com/widgetd/widgetd/assets/mcpgo"
 	"github.com/widgetd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
@@ -30,6 +33,7 @@ func TestCheckMCP(t *testing.T) {
 	example := startExampleServer(t)
 	noSchema := startWidgetToolServer(t, false)
 	stale := startWidgetToolServer(t, true)
+	mcpGo := startMCPGoServer(t)
 	oldURI := staleURI(t)
 	assertNoSchemaPremise(t, noSchema)
 	for _, tc := range []struct {
@@ -43,6 +47,8 @@ func TestCheckMCP(t *testing.T) {
 			[]string{"3 widget(s) from dist, 3 tool(s) from " + example + ": 0 error(s), 0 warning(s)"}, []string{"tool "}},
 		{"example against the sources", []string{"--root", "../..", "--mcp", example, "--strict"}, exitOK,
 			[]string{"from sources, 3 tool(s) from " + example + ": 0 error(s), 0 warning(s)"}, []string{"tool "}},
+		{"mcp-go server with OAuth", []string{"--dist", exampleDist, "--mcp", mcpGo, "--strict"}, exitOK,
+			[]string{"1 tool(s) from " + mcpGo + ": 0 error(s), 0 warning(s)"}, []string{"tool "}},
 		{"no outputSchema warns", []string{"--dist", exampleDist, "--mcp", noSchema}, exitOK,
 			[]string{"tool hello: tool-output-schema-missing: warning: the tool shows a widget", "1 tool(s) from " + noSchema + ": 0 error(s), 1 warning(s)"},
 			[]string{"tool-resource"}},
@@ -192,4 +198,30 @@ func assertNoSchemaPremise(t *testing.T, endpoint string) {
 	if err != nil || res.StructuredContent == nil {
 		t.Fatalf("call hello: %v; structuredContent %v", err, res)
 	}
+}
+
+// startMCPGoServer serves, over real loopback HTTP, an mcp-go server with the
+// example dist's resources and one OAuth widget tool with an outputSchema,
+// whose securitySchemes go out at the top level (SecuritySchemesHandler)
+// and in the _meta mirror: a server check --mcp finds nothing on.
+func startMCPGoServer(t *testing.T) string {
+	t.Helper()
+	reg, err := assets.Load(os.DirFS(exampleDist))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := mcpgoserver.NewMCPServer("oauth-example", "1", mcpgo.ServerOptions(reg, nil)...)
+	mcpgo.AddResources(s, reg, nil)
+	tool := mcpgomcp.NewTool("hello", mcpgomcp.WithDescription("Greets."), mcpgomcp.WithOutputSchema[map[string]any](),
+		mcpgomcp.WithReadOnlyHintAnnotation(true), mcpgomcp.WithDestructiveHintAnnotation(false), mcpgomcp.WithOpenWorldHintAnnotation(false))
+	oauth := assets.ToolOptions{SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityOAuth2, Scopes: []string{"greet"}}}}
+	if err := mcpgo.AttachWidget(&tool, reg, "hello", oauth); err != nil {
+		t.Fatal(err)
+	}
+	s.AddTool(tool, func(context.Context, mcpgomcp.CallToolRequest) (*mcpgomcp.CallToolResult, error) {
+		return mcpgomcp.NewToolResultStructured(map[string]any{"name": "world"}, "Hi."), nil
+	})
+	srv := httptest.NewServer(mcpgo.SecuritySchemesHandler(mcpgoserver.NewStreamableHTTPServer(s)))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
 }
