@@ -35,8 +35,9 @@ type ToolOptions struct {
 	FileParams []string
 	// SecuritySchemes is the tool's authentication (OAuth apps): written to
 	// _meta["securitySchemes"], the mirror OpenAI's reference asks for;
-	// gosdk.AddSecuritySchemes and mcpgo.SecuritySchemesHandler also send it
-	// as the tool's top-level securitySchemes. Nil writes no key.
+	// gosdk.AddSecuritySchemes and mcpgo.SecuritySchemesHandler (HTTP) or
+	// mcpgo.SecuritySchemesWriter (stdio) also send it as the tool's
+	// top-level securitySchemes. Nil writes no key.
 	SecuritySchemes []SecurityScheme
 }
 

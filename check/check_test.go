@@ -227,6 +227,7 @@ func TestDocsListEveryRule(t *testing.T) {
 	rules = append(rules, audit.RuleToolInvocationTooLong, audit.RuleToolMetaInvalid, audit.RuleToolResourceUnknown,
 		audit.RuleToolResourceMismatch, audit.RuleToolFileParamsSchema, audit.RuleToolAnnotationsMissing,
 		audit.RuleToolOutputSchemaMissing, audit.RuleToolSecuritySchemes)
+	rules = append(rules, RuleToolResourceNotInBuild, RuleServerResourceNotInBuild)
 	for _, r := range rules {
 		if !bytes.Contains(doc, []byte("| `"+r+"` |")) {
 			t.Errorf("docs/check.md has no table row for %s", r)

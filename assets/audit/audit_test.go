@@ -115,3 +115,24 @@ func TestNoHeavyDeps(t *testing.T) {
 		}
 	}
 }
+
+// TestWidgetURIs: each link key counts, duplicates collapse, values of the
+// wrong type and empty strings are left out.
+func TestWidgetURIs(t *testing.T) {
+	for _, tc := range []struct {
+		name, meta, want string
+	}{
+		{"all three agree", `{"ui":{"resourceUri":"ui://widget/a.html"},"ui/resourceUri":"ui://widget/a.html","openai/outputTemplate":"ui://widget/a.html"}`, "ui://widget/a.html"},
+		{"each differs", `{"ui":{"resourceUri":"ui://widget/c.html"},"ui/resourceUri":"ui://widget/b.html","openai/outputTemplate":"https://x/a.html"}`, "https://x/a.html ui://widget/b.html ui://widget/c.html"},
+		{"wrong types and empty", `{"ui":"ui://widget/a.html","ui/resourceUri":7,"openai/outputTemplate":""}`, ""},
+		{"no links", `{"openai/toolInvocation/invoking":"…"}`, ""},
+	} {
+		tool, err := ParseTool([]byte(`{"name":"t","_meta":` + tc.meta + `}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(WidgetURIs(tool), " "); got != tc.want {
+			t.Errorf("%s: WidgetURIs = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

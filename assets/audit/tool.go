@@ -275,3 +275,18 @@ func jsonType(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// WidgetURIs returns the non-empty resource URIs t links as its widget
+// (_meta.ui.resourceUri, _meta["ui/resourceUri"], _meta["openai/outputTemplate"]),
+// each once, sorted, so a caller can resolve them against a server or a
+// build. Values of the wrong type are left out; CheckTool reports them.
+func WidgetURIs(t Tool) []string {
+	var uris []string
+	for _, u := range (&toolCheck{}).links(t.Meta) {
+		if u != "" && !slices.Contains(uris, u) {
+			uris = append(uris, u)
+		}
+	}
+	slices.Sort(uris)
+	return uris
+}

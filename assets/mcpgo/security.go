@@ -10,8 +10,8 @@ import (
 
 // SetSecuritySchemes writes schemes to t's _meta["securitySchemes"], for a
 // tool without a widget (AttachWidget writes ToolOptions.SecuritySchemes the
-// same way). Serve through SecuritySchemesHandler to send them also as the
-// tool's top-level securitySchemes.
+// same way). Serve through SecuritySchemesHandler (or SecuritySchemesWriter
+// over stdio) to send them also as the tool's top-level securitySchemes.
 func SetSecuritySchemes(t *mcp.Tool, schemes ...assets.SecurityScheme) error {
 	wire, err := assets.SecuritySchemesWire(schemes)
 	if err != nil {

@@ -21,7 +21,7 @@ const maxListRequest = 1 << 20
 // where OpenAI's Apps SDK reference (and SEP-1488) put it. mcp-go's Tool
 // marshals a fixed set of fields and its hooks cannot add one, so this is
 // done on the HTTP answer, JSON or SSE. Other requests pass through
-// untouched; over stdio only the _meta mirror is sent.
+// untouched; over stdio, wrap stdout with SecuritySchemesWriter.
 func SecuritySchemesHandler(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || !isToolsList(r) {

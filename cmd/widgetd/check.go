@@ -15,6 +15,7 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/internal/mcplist"
 )
 
 // checkOutput is the --json form of a check run.
@@ -26,13 +27,17 @@ type checkOutput struct {
 	Findings    []audit.Finding      `json:"findings"`
 	Error       string               `json:"error,omitempty"`
 	Diagnostics []bundler.Diagnostic `json:"diagnostics,omitempty"`
+	Server      *serverOutput        `json:"server,omitempty"`
 }
 
 // checkFlags are the flags of `widgetd check`.
 type checkFlags struct {
 	distDir, widgetsDir, root, publicURL string
+	mcpURL                               string
 	asJSON, strict, types                bool
 	opts                                 check.Options
+	// server is what --mcp read, once run has audited the server.
+	server *serverOutput
 }
 
 // runCheck implements `widgetd check`: it runs the build-level audit over a
@@ -66,7 +71,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return exitError
 	}
 	failed := rep.Failed(f.strict)
-	printCheckReport(stdout, stderr, source, rep, failed, f.asJSON)
+	printCheckReport(stdout, stderr, source, f.server, rep, failed, f.asJSON)
 	if ctx.Err() != nil || failed {
 		return exitError
 	}
@@ -82,10 +87,12 @@ func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, cod
 			"widget sources are assembled in memory first. Prints one line per finding:\n"+
 			"  widget: rule-id: severity: message (how to fix)\n"+
 			"Rules are documented in docs/check.md. Exit status: 0 clean, 1 errors\n"+
-			"(or warnings with --strict), 2 usage. --dist excludes --widgets and --public-url.\n", stdout, stderr)
+			"(or warnings with --strict), 2 usage. --dist excludes --widgets and --public-url.\n"+
+			"--mcp also audits a running server's tools and cross-checks them with the build.\n", stdout, stderr)
 	fs.StringVar(&f.distDir, "dist", "", "check this built dist/ `dir`")
 	projectFlags(fs, &f.root, &f.widgetsDir, "check the widget sources in this `dir`, assembled in memory (dist/ is not touched)")
 	fs.StringVar(&f.publicURL, "public-url", "", "with sources: the `URL` dist/ will be served from, as for widgetd build")
+	fs.StringVar(&f.mcpURL, "mcp", "", "also audit the tools of the MCP server running at this streamable HTTP `URL` and cross-check its widget resources with the build")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
 	fs.BoolVar(&f.types, "types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
@@ -97,6 +104,12 @@ func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, cod
 	if f.distDir != "" && (f.widgetsDir != "" || f.publicURL != "") {
 		fmt.Fprintln(stderr, "widgetd check: --dist checks a finished build; it cannot be combined with --widgets or --public-url")
 		return f, exitUsage, false
+	}
+	if f.mcpURL != "" {
+		if err := mcplist.ValidateEndpoint(f.mcpURL); err != nil {
+			fmt.Fprintf(stderr, "widgetd check: --mcp: %v\n", err)
+			return f, exitUsage, false
+		}
 	}
 	if f.opts.InlineBudget <= 0 || f.opts.TransferBudget <= 0 {
 		fmt.Fprintln(stderr, "widgetd check: budgets must be positive byte counts")
@@ -142,8 +155,9 @@ func isDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// run loads the build (from dist/ or assembled from sources) and audits it;
-// a build refused on its own limits reports them as findings.
+// run loads the build (from dist/ or assembled from sources) and audits it,
+// and with --mcp the server against it (recording what it read in
+// f.server); a build refused on its own limits reports them as findings.
 func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 	var in *check.Input
 	var err error
@@ -166,6 +180,13 @@ func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 	rep, err := check.Run(ctx, in, f.opts)
 	if err != nil {
 		return nil, checkRunError{err}
+	}
+	if f.mcpURL != "" {
+		findings, server, err := auditServer(ctx, f.mcpURL, in)
+		if err != nil {
+			return nil, err
+		}
+		rep.Findings, f.server = append(rep.Findings, findings...), server
 	}
 	return rep, nil
 }
@@ -233,15 +254,18 @@ func printCheckError(stdout, stderr io.Writer, source string, err error, asJSON 
 }
 
 // printCheckReport prints the findings, one line each and a count, or the
-// JSON report.
-func printCheckReport(stdout, stderr io.Writer, source string, rep *check.Report, failed, asJSON bool) {
+// JSON report. server is what --mcp read, or nil.
+func printCheckReport(stdout, stderr io.Writer, source string, server *serverOutput, rep *check.Report, failed, asJSON bool) {
 	if asJSON {
-		writeCheckJSON(stdout, checkOutput{OK: !failed, Source: source, Widgets: rep.Widgets, Findings: rep.Findings,
+		writeCheckJSON(stdout, checkOutput{OK: !failed, Source: source, Widgets: rep.Widgets, Findings: rep.Findings, Server: server,
 			Counts: map[string]int{"error": rep.Count(audit.Error), "warning": rep.Count(audit.Warning), "info": rep.Count(audit.Info)}})
 		return
 	}
 	for _, f := range rep.Findings {
 		fmt.Fprintln(stdout, f.String())
+	}
+	if server != nil {
+		source += fmt.Sprintf(", %d tool(s) from %s", len(server.Tools), server.Endpoint)
 	}
 	fmt.Fprintf(stderr, "widgetd check: %d widget(s) from %s: %d error(s), %d warning(s)\n",
 		len(rep.Widgets), source, rep.Count(audit.Error), rep.Count(audit.Warning))

@@ -60,8 +60,9 @@ func Dist() fs.FS {
 }
 
 // NewHandler loads dist and returns the server's mux: the MCP endpoint at
-// /mcp, the widget files under /widgets/, and /healthz.
-func NewHandler(dist fs.FS, cfg Config) (http.Handler, *assets.Registry, error) {
+// /mcp, the widget files under /widgets/, and /healthz. ctx bounds the
+// start-up tool audit, which lists the tools over an in-memory session.
+func NewHandler(ctx context.Context, dist fs.FS, cfg Config) (http.Handler, *assets.Registry, error) {
 	opts := []assets.Option{assets.WithBasePath("/widgets")}
 	if cfg.Logger != nil {
 		opts = append(opts, assets.WithLogger(cfg.Logger))
@@ -79,6 +80,9 @@ func NewHandler(dist fs.FS, cfg Config) (http.Handler, *assets.Registry, error) 
 		AssetBase: &assets.BaseURL{TrustForwarded: cfg.TrustForwarded, Path: "/widgets"},
 	})
 	if err := addTools(s, reg); err != nil {
+		return nil, nil, err
+	}
+	if err := auditTools(ctx, s, reg); err != nil {
 		return nil, nil, err
 	}
 	mux := http.NewServeMux()
@@ -103,7 +107,7 @@ func main() {
 func run(addr string, cfg Config) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h, _, err := NewHandler(Dist(), cfg)
+	h, _, err := NewHandler(ctx, Dist(), cfg)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/gosdk"
 )
 
 const connector = "https://mcp.example.com/mcp"
@@ -29,7 +30,7 @@ func serve(t *testing.T, fsysDir string) (*httptest.Server, *assets.Registry) {
 	if fsysDir != "" {
 		dist = os.DirFS(fsysDir)
 	}
-	h, reg, err := NewHandler(dist, Config{ConnectorURL: connector})
+	h, reg, err := NewHandler(context.Background(), dist, Config{ConnectorURL: connector})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,5 +293,33 @@ func TestMCPGoClient(t *testing.T) {
 		if err != nil || res.IsError || res.StructuredContent == nil {
 			t.Errorf("call %s: %v %+v", tool.Name, err, res)
 		}
+	}
+}
+
+// TestToolsAuditClean lists the example's tools over real HTTP and audits
+// them as a client (and widgetd check --mcp) sees them: every tool declares
+// the outputSchema go-sdk infers from its output type, so no rule fires, not
+// even a warning.
+func TestToolsAuditClean(t *testing.T) {
+	srv, reg := serve(t, "")
+	cs := connectGoSDK(t, srv.URL, "some-host")
+	lt, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lt.Tools) == 0 {
+		t.Fatal("no tools listed")
+	}
+	for _, tool := range lt.Tools {
+		if schema, _ := tool.OutputSchema.(map[string]any); schema["type"] != "object" {
+			t.Errorf("tool %s: outputSchema %v, want an object schema", tool.Name, tool.OutputSchema)
+		}
+	}
+	findings, err := gosdk.Audit(reg, lt.Tools...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		t.Errorf("finding: %s", f)
 	}
 }

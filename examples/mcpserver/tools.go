@@ -58,7 +58,6 @@ type GenericOut struct {
 // addTools registers one tool per widget in the registry, each linked to its
 // widget with gosdk.AttachWidget.
 func addTools(s *mcp.Server, reg *assets.Registry) error {
-	var tools []*mcp.Tool
 	for _, name := range reg.Widgets() {
 		w, err := reg.Widget(name)
 		if err != nil {
@@ -67,7 +66,6 @@ func addTools(s *mcp.Server, reg *assets.Registry) error {
 		tool := &mcp.Tool{Name: name, Title: w.Title, Description: w.Description,
 			// Every tool here only reads: say so, as ChatGPT's review requires.
 			Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}}
-		tools = append(tools, tool)
 		opts := assets.ToolOptions{Invoking: "Loading " + name + "…", Invoked: "Showed " + name}
 		if name == "get-time" {
 			// The widget's refresh button calls this tool itself.
@@ -89,8 +87,14 @@ func addTools(s *mcp.Server, reg *assets.Registry) error {
 			})
 		}
 	}
-	// Refuse to start with a tool a store review would reject.
-	findings, err := gosdk.Audit(reg, tools...)
+	return nil
+}
+
+// auditTools refuses to start with a tool a store review would reject. It
+// audits the tools as tools/list sends them (gosdk.AuditServer), so the
+// outputSchema mcp.AddTool infers from each handler's output type counts.
+func auditTools(ctx context.Context, s *mcp.Server, reg *assets.Registry) error {
+	findings, err := gosdk.AuditServer(ctx, reg, s)
 	if err != nil {
 		return err
 	}
