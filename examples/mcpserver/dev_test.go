@@ -81,7 +81,7 @@ func testDevModeLive(t *testing.T, proxy bool, edits int) {
 
 	// The example server, unchanged: dev mode comes from the environment.
 	t.Setenv(assets.DevURLEnv, devURL)
-	h, reg, err := NewHandler(Dist(), Config{})
+	h, reg, err := NewHandler(t.Context(), Dist(), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
