@@ -386,3 +386,34 @@ func listCase(fn, method, key, capability string) protoCase {
 		},
 	}
 }
+
+// TestPolyfillMaxHeight checks window.openai.maxHeight on MCP Apps hosts:
+// containerDimensions.maxHeight, else a fixed containerDimensions.height,
+// else the older viewport.maxHeight.
+func TestPolyfillMaxHeight(t *testing.T) {
+	t.Parallel()
+	srv := serve(t)
+	cases := []struct {
+		name    string
+		context map[string]any
+		want    float64
+	}{
+		{"containerDimensions.maxHeight", map[string]any{"containerDimensions": map[string]any{"maxHeight": 600}}, 600},
+		{"fixed containerDimensions.height", map[string]any{"containerDimensions": map[string]any{"height": 321, "width": 400}}, 321},
+		{"older viewport.maxHeight", map[string]any{"containerDimensions": map[string]any{"width": 400}, "viewport": map[string]any{"maxHeight": 432}}, 432},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			p := open(t, srv, "/mcp-host", "/w/proto", map[string]any{"context": c.context})
+			p.Wait(`hostLog.some(e => e.t == "initialized")`)
+			p.Wait(W + `.openai.maxHeight !== undefined`)
+			var got float64
+			p.Eval(W+`.openai.maxHeight`, &got)
+			if got != c.want {
+				t.Errorf("window.openai.maxHeight = %v, want %v", got, c.want)
+			}
+			p.NoErrors()
+		})
+	}
+}
