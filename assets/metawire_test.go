@@ -79,10 +79,21 @@ func TestWireMeta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A widget declaring every CSP list, the draft csp.wasmUnsafeEval and
+	// every permission (the draft tools too): each reaches both shapes.
+	declared := t.TempDir()
+	db, err := bundler.New(bundler.Options{Root: filepath.Join("testdata", "wireproject"), OutDir: declared, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Build(context.Background()); err != nil {
+		t.Fatalf("build the declared widget: %v", err)
+	}
 	for _, tc := range []struct{ name, dir string }{
 		{"examples-inline", realDist},
 		{"examples-ext", ext},
 		{"assetstest", d.Dir},
+		{"declared", declared},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
@@ -186,9 +197,9 @@ func TestWireMetaUnknownKeys(t *testing.T) {
 				m["openai/widgetFuture"] = map[string]any{"z": []any{1.5, "a<b"}, "a": nil}
 				m["a/first"] = true
 				ui := m["ui"].(map[string]any)
-				ui["linkTrustedDomains"] = []any{"https://links.example.com"}
-				ui["csp"].(map[string]any)["wasmUnsafeEval"] = true
-				m["openai/widgetCSP"].(map[string]any)["base_uri_domains"] = []any{"https://base.example.com"}
+				ui["futureDomains"] = []any{"https://links.example.com"}
+				ui["csp"].(map[string]any)["futureEval"] = true
+				m["openai/widgetCSP"].(map[string]any)["future_domains"] = []any{"https://base.example.com"}
 			}
 		}
 	}

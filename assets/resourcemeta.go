@@ -39,6 +39,10 @@ type UIMeta struct {
 	// Domain is _meta.ui.domain, the dedicated sandbox origin. Its format is
 	// host-dependent, which is why the Registry rewrites it per client.
 	Domain string `json:"domain,omitempty"`
+	// LinkTrustedDomains is _meta.ui.linkTrustedDomains, the origins a host
+	// may open without its link confirmation: ext-apps' name for ChatGPT's
+	// redirect_domains (docs/migrate_from_openai_apps.md), a sibling of csp.
+	LinkTrustedDomains []string `json:"linkTrustedDomains,omitzero"`
 	// Permissions is _meta.ui.permissions; absent when nothing is granted.
 	Permissions Permissions `json:"permissions,omitzero"`
 	// PrefersBorder is _meta.ui.prefersBorder; nil leaves it to the host.
@@ -58,14 +62,21 @@ type UICSP struct {
 	FrameDomains []string `json:"frameDomains,omitzero"`
 	// ResourceDomains become script-, style-, img-, font- and media-src.
 	ResourceDomains []string `json:"resourceDomains,omitzero"`
+	// WasmUnsafeEval asks for 'wasm-unsafe-eval' in script-src. Draft
+	// (csp.wasmUnsafeEval, ext-apps PR #667): hosts may ignore it.
+	WasmUnsafeEval bool `json:"wasmUnsafeEval,omitzero"`
 
 	extra map[string]any // decoded keys this type does not name
 }
 
-// WidgetCSP is _meta["openai/widgetCSP"], ChatGPT's snake_case CSP shape. It
-// has no base-uri list, and redirect_domains (trusted openExternal targets)
-// has no ui.csp equivalent. A nil list is absent.
+// WidgetCSP is _meta["openai/widgetCSP"], ChatGPT's snake_case CSP shape.
+// base_uri_domains mirrors ui.csp.baseUriDomains (OpenAI's tables do not list
+// it; hosts reading this shape accept it), and redirect_domains (trusted
+// openExternal targets) is mirrored as ui.linkTrustedDomains. A nil list is
+// absent.
 type WidgetCSP struct {
+	// BaseURIDomains is base_uri_domains.
+	BaseURIDomains []string `json:"base_uri_domains,omitzero"`
 	// ConnectDomains is connect_domains.
 	ConnectDomains []string `json:"connect_domains,omitzero"`
 	// FrameDomains is frame_domains.
@@ -86,6 +97,9 @@ type Permissions struct {
 	ClipboardWrite bool // "clipboardWrite", Permission Policy clipboard-write
 	Geolocation    bool // "geolocation"
 	Microphone     bool // "microphone"
+	// Tools is "tools", Permission Policy tools (WebMCP). Draft: it is in
+	// ext-apps' spec.types.ts on main, not in the 2026-01-26 spec.
+	Tools bool
 
 	extra map[string]any // decoded permissions this type does not name
 }
@@ -98,7 +112,7 @@ func (p *Permissions) permissionKeys() []struct {
 	return []struct {
 		key string
 		on  *bool
-	}{{"camera", &p.Camera}, {"clipboardWrite", &p.ClipboardWrite}, {"geolocation", &p.Geolocation}, {"microphone", &p.Microphone}}
+	}{{"camera", &p.Camera}, {"clipboardWrite", &p.ClipboardWrite}, {"geolocation", &p.Geolocation}, {"microphone", &p.Microphone}, {"tools", &p.Tools}}
 }
 
 // wireMap returns m as the _meta map an SDK sends: the keys and values of
@@ -115,7 +129,8 @@ func (u *UIMeta) wire() any {
 	if u == nil {
 		return nil
 	}
-	return object(u.extra, field{"csp", u.CSP.wire()}, field{"domain", str(u.Domain)}, field{"permissions", u.Permissions.wire()}, field{"prefersBorder", boolean(u.PrefersBorder)})
+	return object(u.extra, field{"csp", u.CSP.wire()}, field{"domain", str(u.Domain)}, field{"linkTrustedDomains", list(u.LinkTrustedDomains)},
+		field{"permissions", u.Permissions.wire()}, field{"prefersBorder", boolean(u.PrefersBorder)})
 }
 
 // wire returns c as a JSON object, or nil (absent) when c is nil.
@@ -124,7 +139,7 @@ func (c *UICSP) wire() any {
 		return nil
 	}
 	return object(c.extra, field{"baseUriDomains", list(c.BaseURIDomains)}, field{"connectDomains", list(c.ConnectDomains)},
-		field{"frameDomains", list(c.FrameDomains)}, field{"resourceDomains", list(c.ResourceDomains)})
+		field{"frameDomains", list(c.FrameDomains)}, field{"resourceDomains", list(c.ResourceDomains)}, field{"wasmUnsafeEval", trueOnly(c.WasmUnsafeEval)})
 }
 
 // wire returns c as a JSON object, or nil (absent) when c is nil.
@@ -132,7 +147,7 @@ func (c *WidgetCSP) wire() any {
 	if c == nil {
 		return nil
 	}
-	return object(c.extra, field{"connect_domains", list(c.ConnectDomains)}, field{"frame_domains", list(c.FrameDomains)},
+	return object(c.extra, field{"base_uri_domains", list(c.BaseURIDomains)}, field{"connect_domains", list(c.ConnectDomains)}, field{"frame_domains", list(c.FrameDomains)},
 		field{"redirect_domains", list(c.RedirectDomains)}, field{"resource_domains", list(c.ResourceDomains)})
 }
 
@@ -193,6 +208,14 @@ func str(s string) any {
 		return nil
 	}
 	return s
+}
+
+// trueOnly returns true, or nil (absent) when b is false.
+func trueOnly(b bool) any {
+	if !b {
+		return nil
+	}
+	return true
 }
 
 // boolean returns *b, or nil (absent) when b is nil.

@@ -67,7 +67,7 @@ func (c *WidgetCSP) UnmarshalJSON(b []byte) (err error) {
 // MarshalJSON writes each granted permission as an empty object, with the
 // unnamed permissions p was decoded with.
 func (p Permissions) MarshalJSON() ([]byte, error) {
-	all := make(map[string]any, len(p.extra)+4)
+	all := make(map[string]any, len(p.extra)+5)
 	for k, v := range p.extra {
 		all[k] = v
 	}
@@ -99,7 +99,7 @@ func (p *Permissions) UnmarshalJSON(b []byte) error {
 
 // none reports that p grants nothing, named or not.
 func (p Permissions) none() bool {
-	return !p.Camera && !p.ClipboardWrite && !p.Geolocation && !p.Microphone && len(p.extra) == 0
+	return !p.Camera && !p.ClipboardWrite && !p.Geolocation && !p.Microphone && !p.Tools && len(p.extra) == 0
 }
 
 // encodeObject writes the struct fields (of a type without JSON methods)

@@ -73,12 +73,15 @@ type permissionsConfig struct {
 	Microphone     bool `json:"microphone,omitempty"`
 	Geolocation    bool `json:"geolocation,omitempty"`
 	ClipboardWrite bool `json:"clipboardWrite,omitempty"`
+	// Tools is the draft WebMCP "tools" permission (ext-apps spec.types.ts
+	// on main, not in the 2026-01-26 spec).
+	Tools bool `json:"tools,omitempty"`
 }
 
 var (
 	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles"}
-	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
-	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
+	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains", "wasmUnsafeEval"}
+	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}

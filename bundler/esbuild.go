@@ -152,7 +152,7 @@ func (b *Builder) plugin() api.Plugin {
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
 		b.appAdapterHook(pb)
-		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|app-adapter))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|mcp|app-adapter))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if p, ok := bridge.Submodule(a.Path); ok {
 				return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil
 			}

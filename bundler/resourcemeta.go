@@ -8,7 +8,10 @@ import (
 // resourceMeta builds the _meta object a host reads for a widget resource:
 // the MCP Apps shape (ui.*) and the ChatGPT shape (openai/*), since hosts
 // differ in which they read. Both shapes come from the one policy and the one
-// widget.json, so they cannot disagree.
+// widget.json, so they cannot disagree: baseUriDomains is mirrored as
+// base_uri_domains, redirectDomains as ui.linkTrustedDomains (ext-apps' name
+// for it), and the draft csp.wasmUnsafeEval and permissions.tools appear in
+// the ui shape only.
 func resourceMeta(w *widget, pol *cspgen.Policy) assets.ResourceMeta {
 	prefersBorder := true
 	if w.Config.PrefersBorder != nil {
@@ -18,6 +21,7 @@ func resourceMeta(w *widget, pol *cspgen.Policy) assets.ResourceMeta {
 	p := w.Config.Permissions
 	return assets.ResourceMeta{
 		WidgetCSP: &assets.WidgetCSP{
+			BaseURIDomains:  oa.BaseURIDomains,
 			ConnectDomains:  oa.ConnectDomains,
 			FrameDomains:    oa.FrameDomains,
 			RedirectDomains: oa.RedirectDomains,
@@ -32,10 +36,12 @@ func resourceMeta(w *widget, pol *cspgen.Policy) assets.ResourceMeta {
 				ConnectDomains:  ui.ConnectDomains,
 				FrameDomains:    ui.FrameDomains,
 				ResourceDomains: ui.ResourceDomains,
+				WasmUnsafeEval:  ui.WasmUnsafeEval,
 			},
-			Domain:        w.Config.Domain,
-			Permissions:   assets.Permissions{Camera: p.Camera, ClipboardWrite: p.ClipboardWrite, Geolocation: p.Geolocation, Microphone: p.Microphone},
-			PrefersBorder: &prefersBorder,
+			Domain:             w.Config.Domain,
+			LinkTrustedDomains: oa.RedirectDomains,
+			Permissions:        assets.Permissions{Camera: p.Camera, ClipboardWrite: p.ClipboardWrite, Geolocation: p.Geolocation, Microphone: p.Microphone, Tools: p.Tools},
+			PrefersBorder:      &prefersBorder,
 		},
 	}
 }

@@ -42,6 +42,10 @@ type Domains struct {
 	BaseURI []string `json:"baseUriDomains,omitempty"`
 	// Redirect origins are ChatGPT-only trusted openExternal targets.
 	Redirect []string `json:"redirectDomains,omitempty"`
+	// WasmUnsafeEval adds 'wasm-unsafe-eval' to script-src, so WebAssembly
+	// can compile. It is a draft of MCP Apps (csp.wasmUnsafeEval,
+	// ext-apps PR #667), not in the 2026-01-26 spec: hosts may ignore it.
+	WasmUnsafeEval bool `json:"wasmUnsafeEval,omitempty"`
 }
 
 // clone returns a deep copy of d, with empty lists as nil.
@@ -52,6 +56,8 @@ func (d Domains) clone() Domains {
 		Frame:    cloneList(d.Frame),
 		BaseURI:  cloneList(d.BaseURI),
 		Redirect: cloneList(d.Redirect),
+
+		WasmUnsafeEval: d.WasmUnsafeEval,
 	}
 }
 
@@ -93,6 +99,7 @@ func New(d Domains) (*Policy, error) {
 	if p.d.Redirect, err = normaliseList(FieldRedirect, d.Redirect); err != nil {
 		return nil, err
 	}
+	p.d.WasmUnsafeEval = d.WasmUnsafeEval
 	p.header = buildHeader(p.d)
 	return &p, nil
 }
@@ -141,6 +148,8 @@ func (p *Policy) With(extra Domains) (*Policy, error) {
 		Frame:    slices.Concat(base.Frame, e.d.Frame),
 		BaseURI:  slices.Concat(base.BaseURI, e.d.BaseURI),
 		Redirect: slices.Concat(base.Redirect, e.d.Redirect),
+
+		WasmUnsafeEval: base.WasmUnsafeEval || e.d.WasmUnsafeEval,
 	}
 	return New(merged)
 }

@@ -24,12 +24,13 @@ type specDirective struct {
 	fixed    []string
 	field    string // declared list appended after fixed; "" for none
 	fallback string // used when the declared list is empty; "" for none
+	wasm     bool   // 'wasm-unsafe-eval' follows fixed when Domains.WasmUnsafeEval
 }
 
 // specDirectives is the spec construction, in the spec's order.
 var specDirectives = [...]specDirective{
 	{name: "default-src", fixed: []string{"'none'"}},
-	{name: "script-src", fixed: []string{"'self'", "'unsafe-inline'"}, field: FieldResource},
+	{name: "script-src", fixed: []string{"'self'", "'unsafe-inline'"}, field: FieldResource, wasm: true},
 	{name: "style-src", fixed: []string{"'self'", "'unsafe-inline'"}, field: FieldResource},
 	{name: "connect-src", fixed: []string{"'self'"}, field: FieldConnect},
 	{name: "img-src", fixed: []string{"'self'", "data:"}, field: FieldResource},
@@ -73,6 +74,9 @@ func (sd *specDirective) sources(d *Domains) []string {
 	}
 	out := make([]string, 0, len(sd.fixed)+len(l)+1)
 	out = append(out, sd.fixed...)
+	if sd.wasm && d.WasmUnsafeEval {
+		out = append(out, "'wasm-unsafe-eval'")
+	}
 	out = append(out, l...)
 	if len(l) == 0 && sd.fallback != "" {
 		out = append(out, sd.fallback)
@@ -131,6 +135,8 @@ type UICSP struct {
 	ResourceDomains []string `json:"resourceDomains"`
 	FrameDomains    []string `json:"frameDomains,omitempty"`
 	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
+	// WasmUnsafeEval is the draft csp.wasmUnsafeEval (ext-apps PR #667).
+	WasmUnsafeEval bool `json:"wasmUnsafeEval,omitempty"`
 }
 
 // MarshalJSON writes c with nil connectDomains and resourceDomains as [].
@@ -148,6 +154,10 @@ type WidgetCSP struct {
 	ResourceDomains []string `json:"resource_domains"`
 	FrameDomains    []string `json:"frame_domains,omitempty"`
 	RedirectDomains []string `json:"redirect_domains,omitempty"`
+	// BaseURIDomains mirrors baseUriDomains in ChatGPT's casing
+	// (base_uri_domains), which OpenAI's tables do not list but hosts that
+	// read openai/widgetCSP accept.
+	BaseURIDomains []string `json:"base_uri_domains,omitempty"`
 }
 
 // MarshalJSON writes c with nil connect_domains and resource_domains as [].
@@ -167,7 +177,8 @@ func nonNil(l []string) []string {
 
 // UIMeta returns the _meta.ui.csp object: connectDomains and resourceDomains
 // always present (empty arrays when nothing is declared), frameDomains and
-// baseUriDomains omitted when empty. The slices are copies.
+// baseUriDomains omitted when empty, wasmUnsafeEval only when declared. The
+// slices are copies.
 func (p *Policy) UIMeta() UICSP {
 	d := p.domains()
 	return UICSP{
@@ -175,12 +186,13 @@ func (p *Policy) UIMeta() UICSP {
 		ResourceDomains: nonNil(cloneList(d.Resource)),
 		FrameDomains:    cloneList(d.Frame),
 		BaseURIDomains:  cloneList(d.BaseURI),
+		WasmUnsafeEval:  d.WasmUnsafeEval,
 	}
 }
 
 // OpenAIMeta returns the openai/widgetCSP object: connect_domains and
-// resource_domains always present, frame_domains and redirect_domains omitted
-// when empty. ChatGPT has no base-uri field, so baseUriDomains is not carried.
+// resource_domains always present, frame_domains, redirect_domains and
+// base_uri_domains (baseUriDomains mirrored, issue 24) omitted when empty.
 // The slices are copies.
 func (p *Policy) OpenAIMeta() WidgetCSP {
 	d := p.domains()
@@ -189,6 +201,7 @@ func (p *Policy) OpenAIMeta() WidgetCSP {
 		ResourceDomains: nonNil(cloneList(d.Resource)),
 		FrameDomains:    cloneList(d.Frame),
 		RedirectDomains: cloneList(d.Redirect),
+		BaseURIDomains:  cloneList(d.BaseURI),
 	}
 }
 

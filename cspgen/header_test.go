@@ -105,6 +105,12 @@ func TestMetaJSON(t *testing.T) {
 			`{"connect_domains":[],"resource_domains":[],"redirect_domains":["https://pay.example.com"]}`},
 		{"baseUri only", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).UIMeta(),
 			`{"connectDomains":[],"resourceDomains":[],"baseUriDomains":["https://cdn.example.com"]}`},
+		{"baseUri only, ChatGPT casing", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).OpenAIMeta(),
+			`{"connect_domains":[],"resource_domains":[],"base_uri_domains":["https://cdn.example.com"]}`},
+		{"wasmUnsafeEval (draft)", mustNew(t, Domains{WasmUnsafeEval: true}).UIMeta(),
+			`{"connectDomains":[],"resourceDomains":[],"wasmUnsafeEval":true}`},
+		{"wasmUnsafeEval has no ChatGPT key", mustNew(t, Domains{WasmUnsafeEval: true}).OpenAIMeta(),
+			`{"connect_domains":[],"resource_domains":[]}`},
 		{"full.ui.json", full.UIMeta(), ""},
 		{"full.openai.json", full.OpenAIMeta(), ""},
 	}
@@ -222,5 +228,30 @@ func TestParseDirectives(t *testing.T) {
 		if got[i].Name != want[i].Name || !slices.Equal(got[i].Sources, want[i].Sources) {
 			t.Errorf("directive %d = %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestWasmUnsafeEvalHeader checks the draft csp.wasmUnsafeEval: script-src
+// alone gains 'wasm-unsafe-eval' (before the declared origins, as the
+// ext-apps basic host writes it), With keeps it, and nothing else changes.
+func TestWasmUnsafeEvalHeader(t *testing.T) {
+	plain := mustNew(t, Domains{Resource: []string{"https://cdn.example.com"}})
+	wasm := mustNew(t, Domains{Resource: []string{"https://cdn.example.com"}, WasmUnsafeEval: true})
+	want := strings.Replace(plain.Header(), "script-src 'self' 'unsafe-inline' https://cdn.example.com", "script-src 'self' 'unsafe-inline' 'wasm-unsafe-eval' https://cdn.example.com", 1)
+	if want == plain.Header() {
+		t.Fatalf("unexpected plain header %q", plain.Header())
+	}
+	if wasm.Header() != want {
+		t.Errorf("header = %q\nwant     %q", wasm.Header(), want)
+	}
+	merged, err := wasm.With(Domains{Connect: []string{"https://api.example.com"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(merged.Header(), "'wasm-unsafe-eval'") || !merged.Domains().WasmUnsafeEval {
+		t.Errorf("With dropped wasmUnsafeEval: %q", merged.Header())
+	}
+	if n := strings.Count(wasm.Header(), "wasm-unsafe-eval"); n != 1 {
+		t.Errorf("'wasm-unsafe-eval' appears %d times, want once (script-src)", n)
 	}
 }

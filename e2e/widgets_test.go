@@ -188,7 +188,16 @@ func renderAll(t *testing.T, bw *build, after func(*testing.T, assets.Widget)) {
 			if ex.refresh != nil {
 				click(p, ex)
 				calls := p.HostLog("calltool")
-				if len(calls) != 1 || browsertest.JS(calls[0]["p"]) != browsertest.JS(map[string]any{"name": ex.name, "arguments": map[string]any{}}) {
+				var call map[string]any
+				if len(calls) == 1 {
+					call, _ = calls[0]["p"].(map[string]any)
+				}
+				// The bridge asks for progress on every tool call (_meta.progressToken).
+				if meta, _ := call["_meta"].(map[string]any); meta["progressToken"] == nil {
+					t.Errorf("host saw tools/call %v, want one with a _meta.progressToken", calls)
+				}
+				delete(call, "_meta")
+				if len(calls) != 1 || browsertest.JS(call) != browsertest.JS(map[string]any{"name": ex.name, "arguments": map[string]any{}}) {
 					t.Errorf("host saw tools/call %v, want one call of %q with {}", calls, ex.name)
 				}
 			}

@@ -13,9 +13,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -30,6 +33,12 @@ type Options struct {
 	// PublicURL is the manifest's publicUrl, the base the external widget's
 	// HTML loads its files from. Default "https://cdn.example.com/widgets".
 	PublicURL string
+	// EveryMetaField makes each widget's resource _meta carry every field
+	// widgetd writes: all CSP lists in both shapes (base_uri_domains and
+	// ui.linkTrustedDomains included), every permission and the drafts
+	// csp.wasmUnsafeEval and permissions.tools, so adapter tests see each
+	// reach the wire.
+	EveryMetaField bool
 }
 
 // Dist describes a written dist/ so tests can assert against it.
@@ -130,6 +139,15 @@ func Write(dir string, o Options) (*Dist, error) {
 		Builds:    []assets.Build{cur, prev},
 		Files:     w.files,
 	}
+	if o.EveryMetaField {
+		for i := range man.Widgets {
+			for j := range man.Widgets[i].Profiles {
+				p := &man.Widgets[i].Profiles[j]
+				declareEveryField(&p.ListMeta)
+				declareEveryField(&p.ReadMeta)
+			}
+		}
+	}
 	if err := w.manifest(man); err != nil {
 		return nil, err
 	}
@@ -220,6 +238,16 @@ func widgetMeta(name, desc string, resources []string, connect []string) assets.
 	}
 }
 
+// declareEveryField adds to m every _meta field the generated widgets do
+// not declare by default (see Options.EveryMetaField).
+func declareEveryField(m *assets.ResourceMeta) {
+	base, frame, redirect := []string{"https://base.example.com"}, []string{"https://embed.example.com"}, []string{"https://checkout.example.com"}
+	m.UI.CSP.BaseURIDomains, m.UI.CSP.FrameDomains, m.UI.CSP.WasmUnsafeEval = base, frame, true
+	m.UI.LinkTrustedDomains = redirect
+	m.UI.Permissions = assets.Permissions{Camera: true, ClipboardWrite: true, Geolocation: true, Microphone: true, Tools: true}
+	m.WidgetCSP.BaseURIDomains, m.WidgetCSP.FrameDomains, m.WidgetCSP.RedirectDomains = base, frame, redirect
+}
+
 // widgetEntry is the manifest entry of a generated widget under both
 // profiles.
 func widgetEntry(name, title, desc, hash string, inline bool, files, resources, connect []string) assets.Widget {
@@ -293,4 +321,53 @@ func short(s string, upper bool) string {
 		return strings.ToUpper(h)
 	}
 	return h
+}
+
+// CheckEveryMetaField fails t unless meta, a resource _meta as an MCP client
+// decoded it from the wire (where names the resource in failures), carries
+// every field Options.EveryMetaField declares, with its value.
+func CheckEveryMetaField(t testing.TB, where string, meta map[string]any) {
+	t.Helper()
+	got, err := json.Marshal(meta)
+	if err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	var m struct {
+		UI struct {
+			CSP struct {
+				BaseURIDomains []string `json:"baseUriDomains"`
+				FrameDomains   []string `json:"frameDomains"`
+				WasmUnsafeEval bool     `json:"wasmUnsafeEval"`
+			} `json:"csp"`
+			LinkTrustedDomains []string                  `json:"linkTrustedDomains"`
+			Permissions        map[string]map[string]any `json:"permissions"`
+		} `json:"ui"`
+		WidgetCSP struct {
+			BaseURIDomains  []string `json:"base_uri_domains"`
+			FrameDomains    []string `json:"frame_domains"`
+			RedirectDomains []string `json:"redirect_domains"`
+		} `json:"openai/widgetCSP"`
+	}
+	if err := json.Unmarshal(got, &m); err != nil {
+		t.Fatalf("%s: %v", where, err)
+	}
+	perms := slices.Sorted(maps.Keys(m.UI.Permissions))
+	for _, c := range []struct {
+		field string
+		got   any
+		want  any
+	}{
+		{"ui.csp.baseUriDomains", m.UI.CSP.BaseURIDomains, []string{"https://base.example.com"}},
+		{"ui.csp.frameDomains", m.UI.CSP.FrameDomains, []string{"https://embed.example.com"}},
+		{"ui.csp.wasmUnsafeEval", m.UI.CSP.WasmUnsafeEval, true},
+		{"ui.linkTrustedDomains", m.UI.LinkTrustedDomains, []string{"https://checkout.example.com"}},
+		{"ui.permissions", perms, []string{"camera", "clipboardWrite", "geolocation", "microphone", "tools"}},
+		{"openai/widgetCSP.base_uri_domains", m.WidgetCSP.BaseURIDomains, []string{"https://base.example.com"}},
+		{"openai/widgetCSP.frame_domains", m.WidgetCSP.FrameDomains, []string{"https://embed.example.com"}},
+		{"openai/widgetCSP.redirect_domains", m.WidgetCSP.RedirectDomains, []string{"https://checkout.example.com"}},
+	} {
+		if !reflect.DeepEqual(c.got, c.want) {
+			t.Errorf("%s: %s = %v, want %v (_meta %s)", where, c.field, c.got, c.want, got)
+		}
+	}
 }

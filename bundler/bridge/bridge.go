@@ -26,6 +26,9 @@ const (
 	// ChatGPTEntry is the module behind `import … from "widgetd/chatgpt"`
 	// (ChatGPT's window.openai extras, feature-detected).
 	ChatGPTEntry = "src/chatgpt.ts"
+	// MCPEntry is the module behind `import … from "widgetd/mcp"` (widget →
+	// host listing and sampling, gated on the host's capabilities).
+	MCPEntry = "src/mcp.ts"
 	// AppAdapterEntry is the module widgetd puts ahead of the ext-apps App
 	// class in widgets that import it: on a ChatGPT host that has
 	// window.openai but no ui/*, it answers the App over window.openai.
@@ -47,13 +50,15 @@ const AppAdapterModuleName = "widgetd/app-adapter"
 
 // Submodule returns the path in Source of an optional, tree-shaken bridge
 // module that imports nothing outside the bridge ("widgetd/tools",
-// "widgetd/chatgpt"), and whether spec names one.
+// "widgetd/chatgpt", "widgetd/mcp"), and whether spec names one.
 func Submodule(spec string) (string, bool) {
 	switch spec {
 	case "widgetd/tools":
 		return ToolsEntry, true
 	case "widgetd/chatgpt":
 		return ChatGPTEntry, true
+	case "widgetd/mcp":
+		return MCPEntry, true
 	case AppAdapterModuleName:
 		return AppAdapterEntry, true
 	}

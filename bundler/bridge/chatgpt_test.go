@@ -37,8 +37,6 @@ func TestChatGPTHost(t *testing.T) {
 			{`w => w.openLink("https://example.com/x")`, "openExternal", map[string]any{"href": "https://example.com/x"}},
 			{`w => w.sendMessage("hello")`, "sendFollowUpMessage", map[string]any{"prompt": "hello"}},
 			{`w => w.setState({count: 2})`, "setWidgetState", map[string]any{"count": 2}},
-			{`w => w.requestModal({params: {a: 1}})`, "requestModal", map[string]any{"params": map[string]any{"a": 1}}},
-			{`w => w.getFileDownloadUrl("file_1")`, "getFileDownloadUrl", map[string]any{"fileId": "file_1"}},
 			{`w => w.requestClose()`, "requestClose", nil},
 		})
 		eq(t, "state read back", p.run(`w => w.state`)["ok"], map[string]any{"count": 2})
@@ -52,7 +50,7 @@ func TestChatGPTHost(t *testing.T) {
 
 	t.Run("MCP-only features fail typed", func(t *testing.T) {
 		p := p.with(t)
-		for _, call := range []string{`w => w.updateModelContext({structuredContent: {}})`, `w => w.readResource("ui://x")`, `w => w.downloadFile([])`} {
+		for _, call := range []string{`w => w.readResource("ui://x")`, `w => w.downloadFile([])`} {
 			eq(t, call, p.run(call)["err"], "unsupported")
 		}
 	})

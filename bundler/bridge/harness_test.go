@@ -35,7 +35,7 @@ func TestMain(m *testing.M) {
 const testWidgetsDir = "testdata/widgets"
 
 // testWidgets are the widgets the tests expect the build to produce.
-var testWidgets = []string{"api", "appclass", "extras", "mixed", "openai", "react", "static"}
+var testWidgets = []string{"api", "appclass", "extras", "mixed", "openai", "proto", "react", "static"}
 
 // built is the test widgets' build, made once per test binary through the
 // real pipeline: bundler discovery and config, the virtual entry importing

@@ -117,6 +117,13 @@ const (
 // or rewrites it with -update.
 func checkHostTable(t *testing.T, table string) {
 	t.Helper()
+	checkDocTable(t, tableBegin, tableEnd, table)
+}
+
+// checkDocTable compares table with the section of docs/bridge.md between
+// the markers tableBegin and tableEnd, or rewrites it with -update.
+func checkDocTable(t *testing.T, tableBegin, tableEnd, table string) {
+	t.Helper()
 	if t.Failed() {
 		return // a failed case's observations are not the table
 	}
@@ -132,7 +139,7 @@ func checkHostTable(t *testing.T, table string) {
 	}
 	if cur := s[i+len(tableBegin) : j]; cur != table {
 		if !*update {
-			t.Fatalf("docs/bridge.md's host table differs from what the matrix observed; run go test ./bundler/bridge -run TestHostMatrix -update\nobserved:\n%s\ndocs:\n%s", table, cur)
+			t.Fatalf("docs/bridge.md's table %s differs from what the test observed; rerun the test with -update\nobserved:\n%s\ndocs:\n%s", strings.TrimSpace(tableBegin), table, cur)
 		}
 		if err := os.WriteFile(path, []byte(s[:i+len(tableBegin)]+table+s[j:]), 0o644); err != nil {
 			t.Fatal(err)

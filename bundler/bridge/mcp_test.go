@@ -72,7 +72,13 @@ func TestMCPAppsHost(t *testing.T) {
 		r := p.run(`w => w.callTool("add", {a: 1})`)
 		eq(t, "result", r["ok"].(map[string]any)["structuredContent"], map[string]any{"tool": "add", "echo": map[string]any{"a": 1}})
 		calls := p.HostLog("calltool")
-		eq(t, "host saw", calls[len(calls)-1]["p"], map[string]any{"name": "add", "arguments": map[string]any{"a": 1}})
+		saw := calls[len(calls)-1]["p"].(map[string]any)
+		meta, _ := saw["_meta"].(map[string]any)
+		if token, ok := meta["progressToken"].(string); !ok || token == "" {
+			t.Errorf("tools/call carries no _meta.progressToken: %v", saw)
+		}
+		delete(saw, "_meta")
+		eq(t, "host saw", saw, map[string]any{"name": "add", "arguments": map[string]any{"a": 1}})
 	})
 
 	t.Run("actions", func(t *testing.T) {
@@ -97,12 +103,10 @@ func TestMCPAppsHost(t *testing.T) {
 
 	t.Run("unsupported features fail typed", func(t *testing.T) {
 		p := p.with(t)
-		for _, call := range []string{`w => w.uploadFile(new File(["x"], "x.txt"))`, `w => w.getFileDownloadUrl("f")`, `w => w.requestModal({})`} {
-			eq(t, call, p.run(call)["err"], "unsupported")
-		}
+		eq(t, `requestDisplayMode("modal")`, p.run(`w => w.requestDisplayMode("modal")`)["err"], "unsupported")
 		var s map[string]bool
-		p.Eval(`Object.fromEntries(["callTool","openLink","uploadFile","state","requestModal"].map(f => [f, `+W+`.t.widget.supports(f)]))`, &s)
-		eq(t, "supports", s, map[string]bool{"callTool": true, "openLink": true, "uploadFile": false, "state": true, "requestModal": false})
+		p.Eval(`Object.fromEntries(["callTool","openLink","state"].map(f => [f, `+W+`.t.widget.supports(f)]))`, &s)
+		eq(t, "supports", s, map[string]bool{"callTool": true, "openLink": true, "state": true})
 	})
 
 	t.Run("size changes", func(t *testing.T) {

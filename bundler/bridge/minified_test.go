@@ -21,6 +21,7 @@ var bridgeModules = map[string]string{
 	"core-all":    `import * as m from "widgetd"; (window as any).m = m;`,
 	"tools":       `import * as m from "widgetd/tools"; (window as any).m = m;`,
 	"chatgpt":     `import * as m from "widgetd/chatgpt"; (window as any).m = m;`,
+	"mcp":         `import * as m from "widgetd/mcp"; (window as any).m = m;`,
 	"react":       `import * as m from "widgetd/react"; (window as any).m = m;`,
 	"app-adapter": `import "widgetd/app-adapter";`,
 }

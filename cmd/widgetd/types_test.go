@@ -74,21 +74,25 @@ func TestDeclarationsMatchBridge(t *testing.T) {
 import * as implReact from "` + abs("bundler/bridge/src/react") + `";
 import * as implTools from "` + abs("bundler/bridge/src/tools") + `";
 import * as implChatGPT from "` + abs("bundler/bridge/src/chatgpt") + `";
+import * as implMCP from "` + abs("bundler/bridge/src/mcp") + `";
 import "` + abs("bundler/bridge/src/appadapter") + `";
 import type * as Decl from "widgetd";
 import type * as DeclReact from "widgetd/react";
 import type * as DeclTools from "widgetd/tools";
 import type * as DeclChatGPT from "widgetd/chatgpt";
+import type * as DeclMCP from "widgetd/mcp";
 type MissingMembers = Exclude<keyof typeof Decl.widget, keyof typeof impl.widget>;
 type MissingValues = Exclude<keyof typeof Decl, keyof typeof impl>;
 type MissingHooks = Exclude<keyof typeof DeclReact, keyof typeof implReact>;
 type MissingTools = Exclude<keyof typeof DeclTools, keyof typeof implTools>;
 type MissingExtras = Exclude<keyof typeof DeclChatGPT, keyof typeof implChatGPT>;
+type MissingMCP = Exclude<keyof typeof DeclMCP, keyof typeof implMCP>;
 export const members: [MissingMembers] extends [never] ? true : MissingMembers = true;
 export const values: [MissingValues] extends [never] ? true : MissingValues = true;
 export const hooks: [MissingHooks] extends [never] ? true : MissingHooks = true;
 export const tools: [MissingTools] extends [never] ? true : MissingTools = true;
 export const extras: [MissingExtras] extends [never] ? true : MissingExtras = true;
+export const mcp: [MissingMCP] extends [never] ? true : MissingMCP = true;
 export const error: typeof Decl.WidgetdError = impl.WidgetdError;
 `,
 		"tsconfig.json": `{"compilerOptions": {"target": "ES2020", "lib": ["ES2022", "DOM", "DOM.Iterable"], "module": "ESNext",

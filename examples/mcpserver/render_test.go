@@ -178,7 +178,12 @@ func TestToolResultsRender(t *testing.T) {
 			if c.refresh != "" {
 				p.Eval(browsertest.W+`.document.querySelector(`+browsertest.JS(c.refresh)+`).click()`, nil)
 				p.Wait(`hostLog.some(e => e.t == "calltool")`)
-				got := p.HostLog("calltool")[0]["p"]
+				got, _ := p.HostLog("calltool")[0]["p"].(map[string]any)
+				// The bridge asks for progress (_meta.progressToken) on every tool call.
+				if meta, _ := got["_meta"].(map[string]any); meta["progressToken"] == nil {
+					t.Errorf("widget tools/call = %v, want a _meta.progressToken", got)
+				}
+				delete(got, "_meta")
 				if browsertest.JS(got) != browsertest.JS(map[string]any{"name": c.tool, "arguments": map[string]any{}}) {
 					t.Errorf("widget tools/call = %v, want %s with {}", got, c.tool)
 				}

@@ -103,27 +103,3 @@ if (openai && hostWindow !== win) {
     postedBeforeProbe.splice(0).forEach(emulate);
   });
 }
-
-// esbuild picks the minified names by how often each letter occurs in the
-// sources outside comments (names it renames aside), so writing the golfed
-// names of the first adapter out in full would have changed the bytes App
-// widgets ship, and so their hashes. This type emits nothing: its letters
-// bring every letter's count to its old value plus one same number, which
-// keeps esbuild's order of letters, and so its output, as it was. Delete it
-// the next time the adapter's output changes for another reason.
-type LetterCountBalance = `
-aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbcccccccddddddddddddddddeeeeeeffffffffffffff
-ffggggggggggggggggghhhhhhhhhhhhhhhhiiiiiiiiiiiiiijjjjjjjjjjjjjjjjjjkkkkkkkkk
-kkkkkkkkkllllllllllllllllllmmmmmmmmmmmmmmmmmmnnnnnnnnnnooooooooopppppppppppp
-pppppqqqqqqqqqqqqqqqqqqrrrrrrrrrrrrrrrrrrsssssssssssssssssssssuuuuuuuuuuuuuu
-uuuvvvvvvvvvvvvvvwwwwwwwwwwwwwwwxxxxxxxxxxxxxxxxxxyyyyyyyyyyyyyyyyyyyyzzzzzz
-zzzzzzzzzzzzAAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBCCCCCCCCCCCCCCCCCDDDDDDDDDDDDDD
-DDDDEEEEEEEEEEEEEEEEFFFFFFFFFFFFFFFFFFGGGGGGGGGGGGGGGGGGHHHHHHHHHHHHHHHHHHII
-IIIIIIIIIIIIIIIIJJJJJJJKKKKKKKKKKKKKKKKKKLLLLLLLLLLLLLLLMMMMMMMMMMMMMMMMMMNN
-NNNNNOOOOOOOPPPPPPPPPPPPPPPPPPQQQQQQQQQQQQQQQQQQRRRRRRRRRRRRRRRRRSSSSSSSTTTT
-TTTTTTTTTTTTTTUUUUUUUUUUUUUUUUUUVVVVVVVVVVVVVVVVVVWWWWWWWWWWWWWWWWWXXXXXXXXX
-XXXXXXXXXYYYYYYYYYYYYYYYYYYZZZZZZZZZZZZZZZZZZ0000000000000000001111111111111
-1111122222222222222222233333333333333333344444444444444444455555555555555555
-5666666666666666666777777777777777777888888888888888888999999999999999999___
-_______________$$$$$$$$$$$$$$$$$$
-`;

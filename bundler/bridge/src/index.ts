@@ -36,13 +36,12 @@ type Callback = (value: any) => any;
 // the declarations promise what these sources lack.
 /** Which host the widget runs in. */
 export type Host = "chatgpt" | "mcp-apps" | "standalone";
-/** Display modes of both protocols ("modal" is ChatGPT's, host-driven). */
+/** Display modes of both protocols ("modal" is ChatGPT's, host-driven, and never sent over ui/*). */
 export type DisplayMode = "inline" | "fullscreen" | "pip" | "modal";
 /** Features a widget can test with widget.supports(). */
 export type Feature =
   | "callTool" | "sendMessage" | "openLink" | "requestDisplayMode" | "requestClose"
-  | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile"
-  | "uploadFile" | "getFileDownloadUrl" | "requestModal";
+  | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile";
 
 // Aliases of globals: esbuild shortens a local name, never `window` or
 // `document`, so each alias saves bytes in every widget.
@@ -60,7 +59,7 @@ const polyfillHost = host == "mcp-apps";
 
 /** Tunables; change them with widget.configure() before first use. */
 export interface Config {
-  /** Request timeout in ms (default 30000). */
+  /** Request timeout in ms (default 30000); a tool call's restarts at every progress notification. */
   timeout: number;
   /** Report the document size to the host (default true). */
   autoResize: boolean;
@@ -72,13 +71,13 @@ export interface Config {
   adoptWait: number;
   /** appInfo sent in ui/initialize. */
   appInfo: { name: string; version: string };
-  /** Display modes the widget declares in appCapabilities. */
+  /** Display modes the widget designed for beyond "inline", declared in appCapabilities (default none). */
   displayModes: DisplayMode[];
 }
 const config: Config = {
   timeout: 30000, autoResize: true, resizeDebounce: 50, theming: true, adoptWait: 300,
   appInfo: { name: doc.title || "widgetd-widget", version: "1" },
-  displayModes: ["inline", "fullscreen", "pip"],
+  displayModes: [],
 };
 
 // ---- state and events -------------------------------------------------------
@@ -228,8 +227,8 @@ let rejectSession: Callback = () => {};
 /** Settles when a ui/* session exists, or (window.openai) when the probe went unanswered. */
 export const session: Promise<void> = new Promise((resolve, reject) => ((resolveSession = resolve), (rejectSession = reject)));
 session.catch(() => {});
-/** Requests awaiting the host's answer, by id: [resolve, reject, timeout timer, method]. */
-const pendingRequests = new Map<string, [Callback, Callback, any, string]>();
+/** Requests awaiting the host's answer, by id: [resolve, reject, method, (re)start (truthy) or stop its timeout]. */
+const pendingRequests = new Map<string, [Callback, Callback, string, (restart?: any) => void]>();
 /** Requests the host may send to the view (e.g. view tools), by method. */
 export const viewHandlers: Record<string, (params: JSONObject) => Promise<JSONObject> | JSONObject> = {};
 /** appCapabilities additions (e.g. tools), merged into ui/initialize. */
@@ -240,15 +239,26 @@ function postToHost(message: JSONObject) { hostWindow.postMessage({ jsonrpc: "2.
 export const sessionUp = () => sessionIsUp;
 /** Sends a JSON-RPC notification to the host (only once a session exists). */
 export function notify(method: string, params: JSONObject = {}) { if (sessionIsUp && !adoptedSession) postToHost({ method, params }); }
-function request(method: string, params?: JSONObject, timeoutMs = config.timeout): Promise<any> {
+/**
+ * Sends a JSON-RPC request to the host; it rejects with "timeout" after
+ * timeoutMs without an answer. With progress, params carry
+ * _meta.progressToken (the request id, as the MCP SDK's Protocol does) and
+ * each notifications/progress for it restarts the timeout (ext-apps >= 1.6).
+ */
+export function request(method: string, params?: JSONObject, timeoutMs = config.timeout, progress?: boolean): Promise<any> {
   const id = "wd" + ++sequence;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      pendingRequests.delete(id);
-      reject(bridgeError("timeout", method, "no answer from the host within " + timeoutMs + " ms"));
-    }, timeoutMs);
-    pendingRequests.set(id, [resolve, reject, timer, method]);
-    postToHost({ id, method, params });
+    let timer: any;
+    const timeout = (restart?: any) => {
+      clearTimeout(timer);
+      if (restart) timer = setTimeout(() => {
+        pendingRequests.delete(id);
+        reject(bridgeError("timeout", method, "no answer from the host within " + timeoutMs + " ms"));
+      }, timeoutMs);
+    };
+    timeout(1);
+    pendingRequests.set(id, [resolve, reject, method, timeout]);
+    postToHost({ id, method, params: progress ? { ...params, _meta: { progressToken: id } } : params });
   });
 }
 /** Takes over the session that ui/initialize's result describes (ours or adopted). */
@@ -271,7 +281,7 @@ function startHandshake() {
   handshakeSent = true;
   // Under window.openai the handshake is a probe: without an answer the
   // bridge simply stays on window.openai.
-  request("ui/initialize", { appInfo: config.appInfo, appCapabilities: { availableDisplayModes: config.displayModes, ...appCapabilities }, protocolVersion: PROTOCOL_VERSION }, openai ? 1000 : config.timeout)
+  request("ui/initialize", { appInfo: config.appInfo, appCapabilities: { availableDisplayModes: ["inline", ...config.displayModes.filter((mode) => mode != "inline" && mode != "modal")], ...appCapabilities }, protocolVersion: PROTOCOL_VERSION }, openai ? 1000 : config.timeout)
     .then((initResult) => { if (!sessionIsUp) { postToHost({ method: "ui/notifications/initialized", params: {} }); initSession(initResult); } },
       (e) => (openai ? resolveSession(undefined) : (rejectSession(e), console.error(e))));
 }
@@ -298,8 +308,8 @@ if (framed) {
       const pending = pendingRequests.get(id);
       if (pending) {
         pendingRequests.delete(id);
-        clearTimeout(pending[2]);
-        message.error ? pending[1](bridgeError("host", pending[3], message.error.message, message.error)) : pending[0](message.result);
+        pending[3]();
+        message.error ? pending[1](bridgeError("host", pending[2], message.error.message, message.error)) : pending[0](message.result);
       } else if (!sessionIsUp && message.result?.hostCapabilities && message.result.protocolVersion) {
         adoptedSession = true; // another client (ext-apps App) completed the handshake
         initSession(message.result);
@@ -319,6 +329,7 @@ if (framed) {
     else if (method == "ui/notifications/tool-input-partial") emit("toolInputPartial", params.arguments || {});
     else if (method == "ui/notifications/tool-result") emit("toolResult", (toolResult = params));
     else if (method == "ui/notifications/tool-cancelled") emit("toolCancelled", params);
+    else if (method == "notifications/progress") pendingRequests.get(params.progressToken)?.[3](1);
     else if (method == "ui/notifications/host-context-changed") {
       mergeContext(params);
       applyTheme();
@@ -418,8 +429,7 @@ const UI_CAPABILITY: JSONObject = {
 /** The window.openai function behind a feature. */
 const OPENAI_FUNCTION: JSONObject = {
   callTool: "callTool", sendMessage: "sendFollowUpMessage", openLink: "openExternal", requestDisplayMode: "requestDisplayMode",
-  requestClose: "requestClose", state: "setWidgetState", uploadFile: "uploadFile", getFileDownloadUrl: "getFileDownloadUrl",
-  requestModal: "requestModal",
+  requestClose: "requestClose", state: "setWidgetState", updateModelContext: "setWidgetState",
 };
 /** Whether the ui/* session offers feature. */
 const uiOffers = (feature: Feature) => (feature in UI_CAPABILITY ? !!hostCapabilities[UI_CAPABILITY[feature]] : feature == "requestDisplayMode" || feature == "requestClose");
@@ -490,25 +500,28 @@ export const widget = {
   onHostContextChanged: (callback: Callback) => subscribe("hostContext", callback),
   onStateChanged: (callback: Callback) => subscribe("state", callback),
   onTeardown: (callback: Callback) => subscribe("teardown", callback),
-  callTool: (name: string, args: JSONObject = {}) =>
-    perform<any>("callTool", () => request("tools/call", { name, arguments: args }), () => openai.callTool(name, args)),
+  /** Over ui/*, options.timeout (ms, default config.timeout) restarts at every progress notification from the host. */
+  callTool: (name: string, args: JSONObject = {}, options?: { timeout?: number }) =>
+    perform<any>("callTool", () => request("tools/call", { name, arguments: args }, options?.timeout, true), () => openai.callTool(name, args)),
   sendMessage: (text: string | JSONObject[], options?: { scrollToBottom?: boolean }) =>
     perform("sendMessage", () => request("ui/message", { role: "user", content: typeof text === "string" ? [{ type: "text", text }] : text }).then(refusedIfError("sendMessage")),
       () => openai.sendFollowUpMessage({ prompt: typeof text === "string" ? text : text.map((block) => block.text || "").join("\n"), ...options })),
-  openLink: (url: string) => perform("openLink", () => request("ui/open-link", { url }).then(refusedIfError("openLink")), () => openai.openExternal({ href: url })),
+  /** options.redirectUrl reaches window.openai.openExternal (false: ChatGPT appends no ?redirectUrl=); ui/open-link has no such field. */
+  openLink: (url: string, options?: { redirectUrl?: string | false }) =>
+    perform("openLink", () => request("ui/open-link", { url }).then(refusedIfError("openLink")), () => openai.openExternal({ href: url, ...options })),
   requestDisplayMode: (mode: DisplayMode): Promise<DisplayMode> =>
     perform("requestDisplayMode", () => {
       const available = hostContext.availableDisplayModes;
-      if (available && !available.includes(mode)) throw unsupported("requestDisplayMode(" + mode + ")");
+      if (mode == "modal" || (available && !available.includes(mode))) throw unsupported("requestDisplayMode(" + mode + ")");
       return request("ui/request-display-mode", { mode }).then((granted) => granted.mode);
     }, () => Promise.resolve(openai.requestDisplayMode({ mode })).then((granted) => granted?.mode || mode)),
-  requestClose: () => perform<void>("requestClose", async () => postToHost({ method: "ui/notifications/request-teardown", params: {} }), () => openai.requestClose()),
-  updateModelContext: (update: { content?: JSONObject[]; structuredContent?: JSONObject }) => perform("updateModelContext", () => request("ui/update-model-context", update)),
+  /** window.openai.requestClose() where it exists (a host may ignore request-teardown), else ui/notifications/request-teardown. */
+  requestClose: () => perform<void>("requestClose", openai?.requestClose ? undefined : async () => postToHost({ method: "ui/notifications/request-teardown", params: {} }), () => openai.requestClose()),
+  /** Without ui/* on window.openai: setState({ ...state, modelContent }), OpenAI's documented way to show the model widget data. */
+  updateModelContext: (update: { content?: JSONObject[]; structuredContent?: JSONObject }) =>
+    perform("updateModelContext", () => request("ui/update-model-context", update), () => setState({ ...state, modelContent: update.structuredContent ?? update.content })),
   readResource: (uri: string) => perform<any>("readResource", () => request("resources/read", { uri })),
   downloadFile: (contents: JSONObject[]) => perform("downloadFile", () => request("ui/download-file", { contents }).then(refusedIfError("downloadFile"))),
-  uploadFile: (file: File, options?: JSONObject) => perform<any>("uploadFile", undefined, () => openai.uploadFile(file, options)),
-  getFileDownloadUrl: (fileId: string) => perform<any>("getFileDownloadUrl", undefined, () => openai.getFileDownloadUrl({ fileId })),
-  requestModal: (options: JSONObject = {}) => perform<void>("requestModal", undefined, () => openai.requestModal(options)),
   getState: () => state,
   setState,
   /** Log to the host (MCP notifications/message) or the console. */
@@ -530,7 +543,7 @@ const polyfillGlobals: JSONObject = {};
 const changedGlobals = new Set<string>();
 /** The window.openai globals that the bridge's current data implies. */
 function snapshotGlobals(): JSONObject {
-  const deviceType = hostContext.platform == "mobile" ? "mobile" : hostContext.platform == "desktop" ? "desktop" : "unknown";
+  const deviceType = hostContext.platform == "mobile" ? "mobile" : hostContext.platform == "desktop" ? "desktop" : "unknown", containerDimensions = hostContext.containerDimensions;
   return {
     toolInput: toolInput ?? null,
     toolOutput: toolResult?.structuredContent ?? null,
@@ -538,7 +551,8 @@ function snapshotGlobals(): JSONObject {
     widgetState: state,
     theme: hostContext.theme,
     displayMode: hostContext.displayMode,
-    maxHeight: hostContext.containerDimensions?.maxHeight,
+    // No limit: a fixed height is one; older hosts send viewport.maxHeight.
+    maxHeight: containerDimensions?.maxHeight ?? containerDimensions?.height ?? hostContext.viewport?.maxHeight,
     safeArea: { insets: hostContext.safeAreaInsets || { top: 0, right: 0, bottom: 0, left: 0 } },
     view: { mode: hostContext.displayMode, params: hostContext.view?.params },
     userAgent: { device: { type: deviceType }, capabilities: hostContext.deviceCapabilities || { hover: true, touch: false } },
@@ -578,48 +592,3 @@ if (polyfillHost) {
   for (const name in polyfillGlobals) Object.defineProperty(polyfill, name, { get: () => polyfillGlobals[name], enumerable: true });
   Object.defineProperty(win, "openai", { value: polyfill, configurable: true });
 }
-
-// esbuild picks the minified names by how often each letter occurs in the
-// sources outside comments (names it renames aside), so writing the golfed
-// names of the first bridge out in full would have changed the bytes every
-// widget ships, and so every widget's hash. This type emits nothing: its
-// letters bring every letter's count to its old value plus one same number,
-// which keeps esbuild's order of letters, and so its output, as it was.
-// Delete it the next time the bridge's output changes for another reason.
-type LetterCountBalance = `
-aaaaaaaaaaaaaaaabbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbdddddddddddddddddddddddddd
-ddddddddddddddeeffffffffffffffffffffffffffffffffffffffffffgggggggggggggggggg
-ggggggggggggggggggggggggghhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhhiiiiiiiiiiiii
-iiiiiiiiiiiiijjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjjkkkkkkkkk
-kkkkkkkkkkkkkkkkllllllllllllllllllllllmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmmm
-mnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnooooooooooooppppppppppp
-pppppppppppppppppppppppppqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqqrr
-rrrrrrrrrrrrrrrrrrrrrrrrrrssssssssssssssssttttttttttttttuuuuuuuuuuuuuuuuuuuu
-uuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuuvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvvv
-vvvvvvvvvvvvvvvvvvvvvwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwxxx
-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxyyyyyyyyyyyyyyyyyyyyyyyyyyyyy
-yyyyyyyyyyyyyyzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzAAAAAAAAAAAAA
-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAABBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB
-BBBBBBBBBCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCCDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDDD
-DDDDDDDDDDDDDDDDDDEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEEFFFFFFFFFFF
-FFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFFGGGGGGGGGGGGGGGGGGGGGGGGGG
-GGGGGGGGGGGGGGGGGGGGGHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHHIIIIIIIII
-IIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIIJJJJJJJJJJJJJKKKKKKKKKKKKKKKKKKKKKKKKKKKKKK
-KKKKKKKKKKKKKKKKKKKKLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLLMMMMMMMMMM
-MMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMMNNNNNNNNNNNOOOOOOOPPPPPPPPPPPPPPP
-PPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPPQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQQ
-QQQQQQQQQQQRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRRSSSSTTTTTTTTTTTTT
-TTTTTTTTTTTTTTTTTTTTTTTTTTTTUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUUU
-UVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVVWWWWWWWWWWWWWWWWWWWWWWWWWW
-WWWWWWWWWWWWWWWWWWWWWWWWWXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXY
-YYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYYZZZZZZZZZZZZZZZZZZZZZZZZZZZ
-ZZZZZZZZZZZZZZZZZZZZZZZZ0000000000000000000000000000000000000000000000000000
-1111111111111111111111111111111111111111111111111112222222222222222222222222
-2222222222222222222222222233333333333333333333333333333333333333333333333333
-3444444444444444444444444444444444444444444444444444555555555555555555555555
-5555555555555555555555555556666666666666666666666666666666666666666666666666
-6677777777777777777777777777777777777777777777777777788888888888888888888888
-8888888888888888888888888888999999999999999999999999999999999999999999999999
-999_______________________________________________$$$$$$$$$$$$$$$$$$$$$$$$$$
-$$$$$$$$$$$$$$$$$$$$$$$$$
-`;

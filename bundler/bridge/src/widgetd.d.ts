@@ -4,13 +4,12 @@
 declare module "widgetd" {
   /** Which host the widget runs in. */
   export type Host = "chatgpt" | "mcp-apps" | "standalone";
-  /** "modal" is ChatGPT's, host-driven (requestModal in "widgetd/chatgpt"). */
+  /** "modal" is ChatGPT's, host-driven (requestModal in "widgetd/chatgpt"); never sent over ui/*. */
   export type DisplayMode = "inline" | "fullscreen" | "pip" | "modal";
   /** Features testable with widget.supports(). */
   export type Feature =
     | "callTool" | "sendMessage" | "openLink" | "requestDisplayMode" | "requestClose"
-    | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile"
-    | "uploadFile" | "getFileDownloadUrl" | "requestModal";
+    | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile";
   /** Why a call failed: unsupported by this host, no host at all, no answer in time, or the host refused. */
   export type ErrorCode = "unsupported" | "no-host" | "timeout" | "host";
   /** The only error type the bridge throws or rejects with. */
@@ -39,6 +38,8 @@ declare module "widgetd" {
     platform?: "web" | "desktop" | "mobile";
     userAgent?: string;
     containerDimensions?: { height?: number; maxHeight?: number; width?: number; maxWidth?: number };
+    /** Older hosts' name for the container's size limits. */
+    viewport?: { width?: number; height?: number; maxHeight?: number; maxWidth?: number };
     safeAreaInsets?: { top: number; right: number; bottom: number; left: number };
     deviceCapabilities?: { touch?: boolean; hover?: boolean };
     styles?: { variables?: Record<string, string | undefined>; css?: { fonts?: string } };
@@ -46,7 +47,7 @@ declare module "widgetd" {
     [k: string]: unknown;
   }
   export interface Config {
-    /** Request timeout in ms (default 30000). */
+    /** Request timeout in ms (default 30000); a tool call's restarts at every progress notification from the host. */
     timeout: number;
     /** Report the document size to the host (default true). */
     autoResize: boolean;
@@ -57,6 +58,7 @@ declare module "widgetd" {
     /** Wait this long for another App's handshake before starting our own, in ms (default 300). */
     adoptWait: number;
     appInfo: { name: string; version: string };
+    /** Modes the widget is designed for beyond "inline" (default none); appCapabilities.availableDisplayModes is "inline" plus these ("modal" aside). */
     displayModes: DisplayMode[];
   }
   type Unsubscribe = () => void;
@@ -88,18 +90,19 @@ declare module "widgetd" {
     onStateChanged(cb: (state: any) => void): Unsubscribe;
     /** The host answers ui/resource-teardown after returned promises settle. */
     onTeardown(cb: (p: Record<string, unknown>) => void | Promise<void>): Unsubscribe;
-    callTool(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+    /** Over ui/*: sends _meta.progressToken; options.timeout (ms, default config.timeout) restarts at every notifications/progress. */
+    callTool(name: string, args?: Record<string, unknown>, options?: { timeout?: number }): Promise<CallToolResult>;
     /** Over ui/message; scrollToBottom only matters on window.openai. */
     sendMessage(text: string | ContentBlock[], options?: { scrollToBottom?: boolean }): Promise<unknown>;
-    openLink(url: string): Promise<unknown>;
+    /** redirectUrl is passed to window.openai.openExternal (false: no ?redirectUrl= appended); ui/open-link has no such field. */
+    openLink(url: string, options?: { redirectUrl?: string | false }): Promise<unknown>;
     requestDisplayMode(mode: DisplayMode): Promise<DisplayMode>;
+    /** window.openai.requestClose() where it exists, else ui/notifications/request-teardown. */
     requestClose(): Promise<void>;
+    /** On window.openai without ui/*: setState({...state, modelContent}) (OpenAI's documented fallback). */
     updateModelContext(p: { content?: ContentBlock[]; structuredContent?: Record<string, unknown> }): Promise<unknown>;
     readResource(uri: string): Promise<{ contents: Array<{ uri: string; mimeType?: string; text?: string; blob?: string }> }>;
     downloadFile(contents: Record<string, unknown>[]): Promise<unknown>;
-    uploadFile(file: File, options?: { library?: boolean }): Promise<{ fileId: string; fileName?: string; mimeType?: string }>;
-    getFileDownloadUrl(fileId: string): Promise<{ downloadUrl: string }>;
-    requestModal(options?: { params?: Record<string, unknown>; template?: string; title?: string }): Promise<void>;
     getState(): any;
     setState(state: any): Promise<void>;
     log(level: "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency", data: unknown): void;
@@ -177,4 +180,42 @@ declare module "widgetd/chatgpt" {
   export function requestCheckout<O = Record<string, unknown>>(session: Record<string, unknown>): Promise<O>;
   export function sendFollowUpMessage(prompt: string, options?: { scrollToBottom?: boolean }): Promise<void>;
   export function view(): View | undefined;
+}
+
+declare module "widgetd/mcp" {
+  /** Options of every request: its timeout in ms (default config.timeout). */
+  export interface RequestOptions { timeout?: number }
+  /** A page of a list request: pass the last result's nextCursor for the next page. */
+  export interface PageParams { cursor?: string }
+  /** One page of a list result, as MCP defines it. */
+  export type ListResult<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string; _meta?: Record<string, unknown> };
+  /** An item of a list result: the fields MCP defines, and any a server adds. */
+  export interface Listed { name: string; title?: string; description?: string; _meta?: Record<string, unknown>; [k: string]: unknown }
+  /** A sampling/createMessage request (MCP CreateMessageRequest params). */
+  export interface SamplingParams {
+    messages: Array<{ role: "user" | "assistant"; content: unknown }>;
+    maxTokens: number;
+    systemPrompt?: string;
+    temperature?: number;
+    stopSequences?: string[];
+    modelPreferences?: Record<string, unknown>;
+    includeContext?: "none" | "thisServer" | "allServers";
+    metadata?: Record<string, unknown>;
+    /** Tools the model may use: only where hostCapabilities.sampling.tools is set. */
+    tools?: Array<Record<string, unknown>>;
+    toolChoice?: Record<string, unknown>;
+    [k: string]: unknown;
+  }
+  /** A sampling/createMessage result (MCP CreateMessageResult). */
+  export interface SamplingResult { role: "assistant"; content: unknown; model: string; stopReason?: string; [k: string]: unknown }
+  /** tools/list through the host; rejects "unsupported" unless hostCapabilities.serverTools. */
+  export function listTools(params?: PageParams, options?: RequestOptions): Promise<ListResult<"tools", Listed & { inputSchema: Record<string, unknown> }>>;
+  /** resources/list through the host; rejects "unsupported" unless hostCapabilities.serverResources. */
+  export function listResources(params?: PageParams, options?: RequestOptions): Promise<ListResult<"resources", Listed & { uri: string; mimeType?: string }>>;
+  /** resources/templates/list through the host; rejects "unsupported" unless hostCapabilities.serverResources. */
+  export function listResourceTemplates(params?: PageParams, options?: RequestOptions): Promise<ListResult<"resourceTemplates", Listed & { uriTemplate: string; mimeType?: string }>>;
+  /** prompts/list through the host (no capability names it); rejects "unsupported" without ui/* or when the host lacks the method. */
+  export function listPrompts(params?: PageParams, options?: RequestOptions): Promise<ListResult<"prompts", Listed & { arguments?: Array<Record<string, unknown>> }>>;
+  /** sampling/createMessage through the host; rejects "unsupported" unless hostCapabilities.sampling. */
+  export function createSamplingMessage(params: SamplingParams, options?: RequestOptions): Promise<SamplingResult>;
 }

@@ -13,14 +13,24 @@
 // the spec's style variables, and window.openai's theme where present). A tools/call from the widget is
 // answered by POSTing its params to data.forward (a test endpoint that calls
 // the real MCP server) when set, else with data.tools[name] when given, else
-// with an echo of the call.
+// with an echo of the call; a tool in data.slow answers after `after` ms,
+// sending notifications/progress for the call's progressToken every `every`
+// ms (0: none). data.capabilities replaces the host capabilities; the host
+// answers tools/list, resources/list, resources/templates/list,
+// prompts/list and sampling/createMessage from the widget (recorded as
+// "list" and "sampling") whatever it advertises, so a test sees whether the
+// widget asked; with data.bare (a host without a server connection) it
+// answers none of them ("Method not found").
 import { AppBridge, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
 const H = window as any;
 const log: any[] = (H.hostLog = []);
 const rec = (t: string, p?: unknown) => log.push({ t, p: JSON.parse(JSON.stringify(p ?? null)) });
 
-type HostData = { input?: any; result?: any; tools?: Record<string, any>; forward?: string; openai?: any; proxy?: string; context?: any };
+type HostData = {
+  input?: any; result?: any; tools?: Record<string, any>; forward?: string; openai?: any; proxy?: string; context?: any;
+  capabilities?: any; slow?: Record<string, { after: number; every: number }>; bare?: boolean;
+};
 
 // A few of the spec's standard style variables (mcp-apps.md §3.4), per theme.
 const styleVariables: Record<string, Record<string, string>> = {
@@ -38,7 +48,7 @@ H.startHost = async (src: string, data?: HostData) => {
   const bridge = new AppBridge(
     null,
     { name: data?.openai ? "chatgpt" : "test-host", version: "1.0.0" },
-    { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} }, downloadFile: {} },
+    data?.capabilities ?? { openLinks: {}, serverTools: {}, serverResources: {}, logging: {}, message: { text: {} }, updateModelContext: { text: {} }, downloadFile: {} },
     {
       hostContext: {
         theme: "light", platform: "web", displayMode: "inline", availableDisplayModes: ["inline", "fullscreen"],
@@ -57,6 +67,18 @@ H.startHost = async (src: string, data?: HostData) => {
       return await r.json();
     }
     if (data?.tools?.[p.name]) return data.tools[p.name];
+    const slow = data?.slow?.[p.name];
+    if (slow) {
+      const token = p._meta?.progressToken;
+      let sent = 0;
+      const beat = slow.every && token !== undefined ? setInterval(() => {
+        rec("progress", { progressToken: token, progress: ++sent });
+        bridge.notification({ method: "notifications/progress", params: { progressToken: token, progress: sent } });
+      }, slow.every) : undefined;
+      await new Promise((r) => setTimeout(r, slow.after));
+      clearInterval(beat);
+      return { content: [{ type: "text", text: "slow " + p.name }], structuredContent: { tool: p.name, progress: sent } };
+    }
     return { content: [{ type: "text", text: "called " + p.name }], structuredContent: { tool: p.name, echo: p.arguments ?? {} } };
   };
   bridge.onopenlink = async (p) => (rec("openlink", p), {});
@@ -69,6 +91,13 @@ H.startHost = async (src: string, data?: HostData) => {
   };
   bridge.onreadresource = async (p) => (rec("readresource", p), { contents: [{ uri: p.uri, mimeType: "text/plain", text: "resource " + p.uri }] });
   bridge.ondownloadfile = async (p) => (rec("downloadfile", p), {});
+  if (!data?.bare) {
+    bridge.onlistresources = async () => (rec("list", "resources/list"), { resources: [{ uri: "file:///a.txt", name: "a" }] });
+    bridge.onlistresourcetemplates = async () => (rec("list", "resources/templates/list"), { resourceTemplates: [{ uriTemplate: "file:///{name}", name: "files" }] });
+    bridge.onlistprompts = async () => (rec("list", "prompts/list"), { prompts: [{ name: "summarize" }] });
+    bridge.oncreatesamplingmessage = async (p) => (rec("sampling", p), { role: "assistant", content: { type: "text", text: "sampled" }, model: "test-model" });
+    bridge.setRequestHandler("tools/list", async () => (rec("list", "tools/list"), { tools: [{ name: "show", inputSchema: { type: "object" } }] }));
+  }
   bridge.onsizechange = (p) => rec("size", p);
   bridge.onloggingmessage = (p) => rec("log", p);
   bridge.onrequestteardown = (p) => rec("requestteardown", p);

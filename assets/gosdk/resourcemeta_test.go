@@ -1,0 +1,48 @@
+package gosdk_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/gosdk"
+)
+
+// TestResourceMetaOnTheWire serves a dist whose resources declare every
+// _meta field widgetd writes (base_uri_domains, ui.linkTrustedDomains, the
+// drafts csp.wasmUnsafeEval and permissions.tools, …) and checks that a
+// go-sdk client gets each on resources/list and resources/read.
+func TestResourceMetaOnTheWire(t *testing.T) {
+	reg, _ := assetstest.Load(t, assetstest.Options{EveryMetaField: true})
+	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Capabilities: gosdk.AddExtension(nil)})
+	gosdk.AddResources(s, reg, nil)
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Resources) == 0 {
+		t.Fatal("no resources listed")
+	}
+	for _, r := range list.Resources {
+		assetstest.CheckEveryMetaField(t, "list "+r.URI, r.Meta)
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
+		if err != nil {
+			t.Fatalf("read %s: %v", r.URI, err)
+		}
+		assetstest.CheckEveryMetaField(t, "read "+r.URI, res.Contents[0].Meta)
+	}
+}
