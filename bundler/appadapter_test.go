@@ -105,3 +105,39 @@ func FuzzWithAppAdapter(f *testing.F) {
 		}
 	})
 }
+
+// TestAppAdapterAttachedByBehaviour builds widgets whose App-like code sits
+// in packages (an ES module and a CommonJS one, as a framework ships its own
+// copy of App), beside a widget using a host-side package and a plain one:
+// exactly the widgets with code posting ui/initialize carry the adapter.
+func TestAppAdapterAttachedByBehaviour(t *testing.T) {
+	const vendoredApp = `export class App { connect() { window.addEventListener("message", () => {}); window.parent.postMessage({ jsonrpc: "2.0", id: 0, method: "ui/initialize", params: {} }, "*"); } }`
+	root := writeProject(t, map[string]string{
+		"node_modules/framework/package.json": `{"name": "framework", "type": "module", "main": "dist/app.js"}`,
+		"node_modules/framework/dist/app.js":  vendoredApp,
+		"node_modules/legacy/package.json":    `{"name": "legacy", "main": "index.js"}`,
+		"node_modules/legacy/index.js":        `function send(m, p) { window.parent.postMessage({ jsonrpc: "2.0", id: 1, method: m, params: p }, "*"); }` + "\n" + `module.exports = { connect: () => send("ui/initialize", {}) };`,
+		"node_modules/hostkit/package.json":   `{"name": "hostkit", "type": "module", "main": "host.js"}`,
+		"node_modules/hostkit/host.js":        `const handlers = new Map(); export function serve(f) { handlers.set("ui/initialize", f); }`,
+		"widgets/esm/widget.json":             widgetJSON("main.js"),
+		"widgets/esm/main.js":                 `import { App } from "framework"; new App().connect();`,
+		"widgets/cjs/widget.json":             widgetJSON("main.js"),
+		"widgets/cjs/main.js":                 `import legacy from "legacy"; legacy.connect();`,
+		"widgets/host/widget.json":            widgetJSON("main.js"),
+		"widgets/host/main.js":                `import { serve } from "hostkit"; serve(() => ({}));`,
+		"widgets/plain/widget.json":           widgetJSON("main.js"),
+		"widgets/plain/main.js":               `document.body.textContent = "hello";`,
+	})
+	_, out := assembleOK(t, testOptions(root))
+	want := map[string]bool{"esm": true, "cjs": true, "host": false, "plain": false}
+	if len(out.Manifest.Widgets) != len(want) {
+		t.Fatalf("built %d widgets, want %d", len(out.Manifest.Widgets), len(want))
+	}
+	for _, w := range out.Manifest.Widgets {
+		// The adapter's emulated hostInfo names window.openai as the version.
+		got := strings.Contains(string(out.Files[w.HTML]), `"window.openai"`)
+		if got != want[w.Name] {
+			t.Errorf("widget %s carries the App adapter: %v, want %v", w.Name, got, want[w.Name])
+		}
+	}
+}
