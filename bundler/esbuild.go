@@ -133,7 +133,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin()),
+		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
 	}
 }
 
@@ -151,7 +151,6 @@ func (b *Builder) plugin() api.Plugin {
 			src := b.entrySource(w)
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
-		b.appAdapterHook(pb)
 		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|mcp|app-adapter))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			if p, ok := bridge.Submodule(a.Path); ok {
 				return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil

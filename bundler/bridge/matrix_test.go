@@ -48,6 +48,7 @@ var matrixWidgets = []matrixWidget{
 	{"openai", "window.openai only"},
 	{"react", "window.openai, React useSyncExternalStore"},
 	{"app", "ext-apps App only"},
+	{"vendored", "a vendored App-like class only"},
 	{"static", "no API use"},
 }
 
@@ -278,7 +279,7 @@ func runMatrixCase(t *testing.T, srv *httptest.Server, mode string, w matrixWidg
 
 	// State across a reload of the widget document.
 	o.State = "— (no state API)"
-	if w.name != "app" && w.name != "static" {
+	if w.name != "app" && w.name != "vendored" && w.name != "static" {
 		p.Eval(ww+`.t.setState({n: 1})`, nil)
 		if !try(p, el("state")+`.includes('"n":1')`) {
 			o.State = "✗ not set"

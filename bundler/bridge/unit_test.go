@@ -125,8 +125,8 @@ func TestBridgeUnits(t *testing.T) {
 }
 
 // TestSessionAtLoad: a widget that never calls the API still starts the
-// session after the adopt wait, and an App-class widget's own handshake is
-// adopted (no second ui/initialize) when the host answers it within that wait.
+// session at load, and an App-class widget's own handshake is adopted (no
+// second ui/initialize; the bridge waits for it, at most adoptWait).
 func TestSessionAtLoad(t *testing.T) {
 	t.Parallel()
 	srv := serve(t)

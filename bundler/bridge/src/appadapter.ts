@@ -1,18 +1,23 @@
 // widgetd/app-adapter: lets a widget written against the official ext-apps
-// App class run on a ChatGPT host that offers window.openai but never answers
-// ui/*. widgetd bundles it only into widgets that import the App class (the
-// bundler puts an import of it ahead of ext-apps' own module), so it runs
-// before the App connects.
+// App class (or any code doing the App's handshake itself) run on a ChatGPT
+// host that offers window.openai but never answers ui/*. The bundler puts an
+// import of it ahead of every module that posts its own ui/initialize (ext-apps'
+// App modules, a framework's vendored copy of App, hand-written code; see
+// bundler/appadapter.go), so it runs before that code connects, and only
+// widgets with such code carry it.
 //
-// On a host with window.openai, in a frame, it gives the page a window.parent
-// that forwards what the App posts: to the real host while the host may
-// answer ui/*, and, once the bridge's probe shows it does not, to a small
-// MCP Apps host emulated over window.openai. Messages from the real host
-// reach the App unchanged; elsewhere it does nothing.
+// On every host it tells the bridge to let that handshake go first and adopt
+// it. On a host with window.openai, in a frame, it also gives the page a
+// window.parent that forwards what the App posts to the real host. The App's
+// ui/initialize is the probe: when the host has not answered it within
+// PROBE_WAIT, the adapter answers in the host's place, from a small MCP Apps
+// host emulated over window.openai; an answer that comes later still moves
+// the App onto the real host. Messages from the real host reach the App
+// unchanged.
 //
 // Written like index.ts: names for readers (esbuild shortens them), `==`
 // where both sides are strings (a written `===` would stay in the output).
-import { session, sessionUp, widget } from "./index";
+import { expectAppHandshake, PROBE_WAIT, sessionUp, settleWithoutSession, widget } from "./index";
 
 type JSONObject = Record<string, any>;
 type Listener = ((event: JSONObject) => void) | { handleEvent(event: JSONObject): void };
@@ -23,6 +28,7 @@ const openai = win.openai;
 /** The real host's window, before the adapter replaces window.parent. */
 const hostWindow = win.parent;
 
+expectAppHandshake();
 if (openai && hostWindow !== win) {
   /** The page's "message" listeners on window: the App's PostMessageTransport among them. */
   const listeners = new Set<Listener>();
@@ -33,14 +39,23 @@ if (openai && hostWindow !== win) {
     listeners.forEach((listener) => {
       try { (typeof listener === "function" ? listener : listener.handleEvent.bind(listener))({ data, source: parent, origin: location.origin }); } catch (e) { console.error(e); }
     });
-  /** Answers the App over window.openai, once the probe shows the host never answers ui/*. */
+  /** Answers the App over window.openai while the host has not answered its ui/initialize. */
   let emulate: ((message: JSONObject) => void) | undefined;
-  /** What the App posted before the probe settled, replayed to emulate if the host never answers. */
+  /** What the App posted before the probe settled, replayed to emulate if the host does not answer. */
   const postedBeforeProbe: JSONObject[] = [];
+  /** The id of the App's ui/initialize, once posted; the host's answer to it settles the probe. */
+  let initializeId: unknown;
+  /** Whether the host answered the App's ui/initialize. */
+  let answered = false;
   function fromApp(message: JSONObject) {
     if (emulate) return emulate(message);
     postedBeforeProbe.push(message);
     hostWindow.postMessage(message, "*");
+    if (message?.method == "ui/initialize" && initializeId === undefined) {
+      initializeId = message.id;
+      // Decided a task after PROBE_WAIT, so an answer already queued goes first.
+      setTimeout(() => setTimeout(() => answered || sessionUp() ? (postedBeforeProbe.length = 0) : startEmulating()), PROBE_WAIT);
+    }
   }
   Object.defineProperty(win, "parent", { get: () => parent, configurable: true });
   // Why window.addEventListener and removeEventListener are wrapped: the
@@ -50,8 +65,8 @@ if (openai && hostWindow !== win) {
   // the page's "message" listeners to call them itself (deliver), and no DOM
   // API lists them. The wrappers forward every call unchanged (same this,
   // arguments and return value) and only note "message" listeners. Only
-  // widgets that import the App class carry this, and only on a framed
-  // window.openai host.
+  // widgets with code that posts ui/initialize carry this, and only on a
+  // framed window.openai host.
   const originalAddEventListener = win.addEventListener, originalRemoveEventListener = win.removeEventListener;
   win.addEventListener = function (this: any, type: string, listener: Listener, ...rest: any[]) {
     if (type == "message" && listener) listeners.add(listener);
@@ -62,14 +77,23 @@ if (openai && hostWindow !== win) {
     return originalRemoveEventListener.call(this, type, listener, ...rest);
   };
   // The real host's messages, re-addressed from the page's window.parent.
-  originalAddEventListener.call(win, "message", (e: MessageEvent) => { if (e.source === hostWindow && !emulate) deliver(e.data); });
+  originalAddEventListener.call(win, "message", (e: MessageEvent) => {
+    if (e.source !== hostWindow) return;
+    const isAnswer = initializeId !== undefined && e.data?.id === initializeId && e.data.result;
+    if (isAnswer && emulate) {
+      // A host that answers ui/* after all: the App, already answered by the
+      // emulation, now talks to it (it will send the tool data again).
+      emulate = undefined;
+      hostWindow.postMessage({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} }, "*");
+    } else if (!emulate) deliver(e.data);
+    answered ||= isAnswer;
+  });
 
-  // Not widget.ready(): that would start the bridge's handshake at once
-  // instead of letting the App's own go first.
-  session.then(() => {
-    if (sessionUp()) return (postedBeforeProbe.length = 0); // the host speaks ui/*: keep forwarding
+  /** Answers the App in the host's place from now on, starting with what it posted so far. */
+  function startEmulating() {
+    settleWithoutSession();
     let initialized = false;
-    const notify = (method: string, params: JSONObject) => initialized && deliver({ jsonrpc: "2.0", method, params });
+    const notify = (method: string, params: JSONObject) => emulate && initialized && deliver({ jsonrpc: "2.0", method, params });
     const answer = (id: unknown, pending: Promise<JSONObject>) =>
       pending.then((result) => deliver({ jsonrpc: "2.0", id, result: result ?? {} }),
         (e) => deliver({ jsonrpc: "2.0", id, error: { code: -32000, message: String(e?.message || e) } }));
@@ -101,5 +125,5 @@ if (openai && hostWindow !== win) {
     widget.onToolResult((result) => notify("ui/notifications/tool-result", result));
     widget.onHostContextChanged((context) => notify("ui/notifications/host-context-changed", context));
     postedBeforeProbe.splice(0).forEach(emulate);
-  });
+  }
 }

@@ -1,9 +1,11 @@
 // widgetd bridge: one small API over ChatGPT's window.openai and the MCP Apps
 // ui/* JSON-RPC protocol. widgetd imports this module ahead of every widget's
 // own code. In a frame it restores persisted state at once, installs the
-// window.openai polyfill on MCP Apps hosts, and starts the ui/* session after
-// a short wait (config.adoptWait) that lets the page's own ext-apps `App` do
-// the handshake first (the bridge then adopts that session). The protocol
+// window.openai polyfill on MCP Apps hosts, and starts the ui/* session as
+// soon as the page's modules ran; in a widget that bundles code doing its own
+// handshake (an ext-apps `App`, whose module the App adapter marks) it lets
+// that handshake go first and adopts the session (config.adoptWait is the
+// longest it waits). The protocol
 // follows capability: standard calls go over ui/* whenever the host answers
 // ui/initialize (MCP Apps hosts, and ChatGPT), window.openai serves what only
 // ChatGPT has, and a host with window.openai but no ui/* works through
@@ -67,7 +69,7 @@ export interface Config {
   resizeDebounce: number;
   /** Apply host theme, style variables and fonts to the document (default true). */
   theming: boolean;
-  /** How long to wait for another ext-apps App's handshake before starting our own, in ms (default 300). */
+  /** In a widget that bundles an ext-apps App: how long to wait for its handshake before starting our own, in ms (default 300). */
   adoptWait: number;
   /** appInfo sent in ui/initialize. */
   appInfo: { name: string; version: string };
@@ -220,8 +222,8 @@ let handshakeSent = false;
 /** Whether the session is another client's (an ext-apps App's) that the bridge adopted. */
 let adoptedSession = false;
 let handshakeTimer: any;
-/** How many "message" listeners the page added on window (see the wrapper below). */
-let otherMessageListeners = 0;
+/** Whether the widget bundles code that posts its own ui/initialize (see expectAppHandshake). */
+let appExpected = false;
 let resolveSession: Callback = () => {};
 let rejectSession: Callback = () => {};
 /** Settles when a ui/* session exists, or (window.openai) when the probe went unanswered. */
@@ -275,15 +277,23 @@ function initSession(initResult: JSONObject) {
   resolveSession(undefined);
   emit("hostContext", hostContext);
 }
+/**
+ * How long a host with window.openai gets to answer ui/initialize before the
+ * widget goes on over window.openai alone, in ms. A host that speaks ui/*
+ * answers within milliseconds; a later answer still opens the session.
+ */
+export const PROBE_WAIT = 200;
 /** Starts our own handshake unless a session exists or is being made. */
 function startHandshake() {
   if (sessionIsUp || handshakeSent) return;
   handshakeSent = true;
-  // Under window.openai the handshake is a probe: without an answer the
-  // bridge simply stays on window.openai.
-  request("ui/initialize", { appInfo: config.appInfo, appCapabilities: { availableDisplayModes: ["inline", ...config.displayModes.filter((mode) => mode != "inline" && mode != "modal")], ...appCapabilities }, protocolVersion: PROTOCOL_VERSION }, openai ? 1000 : config.timeout)
+  // Under window.openai the handshake is a probe: ready() settles after
+  // PROBE_WAIT without an answer, and the bridge stays on window.openai
+  // unless the answer comes later.
+  if (openai) setTimeout(resolveSession, PROBE_WAIT);
+  request("ui/initialize", { appInfo: config.appInfo, appCapabilities: { availableDisplayModes: ["inline", ...config.displayModes.filter((mode) => mode != "inline" && mode != "modal")], ...appCapabilities }, protocolVersion: PROTOCOL_VERSION })
     .then((initResult) => { if (!sessionIsUp) { postToHost({ method: "ui/notifications/initialized", params: {} }); initSession(initResult); } },
-      (e) => (openai ? resolveSession(undefined) : (rejectSession(e), console.error(e))));
+      (e) => openai || (rejectSession(e), console.error(e)));
 }
 /** Schedules startHandshake() after ms, decided after the current task (so an App connecting in it is seen). */
 function scheduleHandshake(ms: number) {
@@ -294,12 +304,23 @@ function scheduleHandshake(ms: number) {
 /** Resolves when the session exists (MCP Apps) or is known not to (window.openai, standalone). */
 function connect(): Promise<void> {
   if (!framed) return Promise.resolve();
-  if (!otherMessageListeners) scheduleHandshake(0); // nobody to adopt: no reason to wait
+  if (!appExpected) scheduleHandshake(0); // nobody to adopt: no reason to wait
   return session;
+}
+/**
+ * Called by the App adapter at import, which the bundler puts ahead of every
+ * module that posts its own ui/initialize (an ext-apps App, a vendored copy):
+ * the bridge then waits up to config.adoptWait for that handshake and adopts
+ * it, where it would otherwise start its own at once.
+ */
+export const expectAppHandshake = () => void (appExpected = true);
+/** Called by the App adapter when the host left the App's ui/initialize unanswered: no ui/* session, and no probe of our own. */
+export function settleWithoutSession() {
+  handshakeSent = true;
+  resolveSession(undefined);
 }
 
 if (framed) {
-  const originalAddEventListener = win.addEventListener;
   win.addEventListener("message", (e: MessageEvent) => {
     const message = e.data;
     if (e.source !== hostWindow || !message || message.jsonrpc !== "2.0") return;
@@ -336,28 +357,9 @@ if (framed) {
       emit("hostContext", hostContext);
     }
   });
-  // Why window.addEventListener is wrapped: the bridge must not race an
-  // ext-apps App in the same page. The App's handshake cannot be seen going
-  // out (it posts to the cross-origin window.parent), only its answer coming
-  // in, and no DOM API lists a window's listeners. But App.connect() adds a
-  // "message" listener on window (PostMessageTransport) before it posts
-  // ui/initialize, so counting the "message" listeners added after the
-  // bridge's own tells whether an App may be connecting: with one, the first
-  // API call waits adoptWait for a session to adopt; with none, it starts the
-  // handshake at once instead of making every widget wait 300 ms. The wrapper
-  // is an own property of this window that forwards every call unchanged
-  // (same this, arguments and return value); it only counts. It never counts
-  // down (the bridge may then wait adoptWait for nothing) and cannot see
-  // listeners added through EventTarget.prototype.addEventListener.call(window),
-  // window.onmessage or another realm (an App connecting that way may then
-  // see a second ui/initialize, as one connecting after adoptWait does).
-  // docs/bridge.md, "Coexistence with the official App class", rule 3.
-  win.addEventListener = function (this: any, type: string, ...rest: any[]) {
-    if (type == "message") otherMessageListeners++;
-    return originalAddEventListener.call(this, type, ...rest);
-  };
-  // The session starts at load, after the adopt wait.
-  setTimeout(() => scheduleHandshake(config.adoptWait));
+  // The session starts at load, once every module ran (the App adapter's
+  // word included): at once, or after the adopt wait where an App may do it.
+  setTimeout(() => scheduleHandshake(appExpected ? config.adoptWait : 0));
 }
 
 // ---- ChatGPT (window.openai) -------------------------------------------------

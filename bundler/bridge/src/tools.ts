@@ -1,8 +1,9 @@
 // widgetd/tools: view tools, tools the widget registers for the host to list
 // and call (tools/list and tools/call from host to view, as ext-apps' App
 // implements them). Only bundled when a widget imports "widgetd/tools".
-// Register tools while the widget loads (before the handshake, which starts
-// config.adoptWait after load): ui/initialize then declares appCapabilities.tools.
+// A widget that bundles registerTool declares appCapabilities.tools in
+// ui/initialize, so tools registered after the handshake (in a React effect,
+// after a fetch) are listed too, announced by notifications/tools/list_changed.
 import { appCapabilities, notify, viewHandlers } from "./index";
 
 // The exported types below are declared again, for widget authors, in
@@ -31,10 +32,16 @@ export interface ViewToolConfig {
 /** Runs a view tool with the host's arguments. */
 export type ViewToolHandler<A = Record<string, unknown>> = (args: A) => ViewToolResult | Promise<ViewToolResult>;
 
-const tools = new Map<string, [ViewToolConfig, ViewToolHandler<any>]>();
+/**
+ * The registered view tools, made by install() when this module runs: the
+ * bridge's handshake goes out once the widget's modules ran, perhaps before
+ * a tool registered in an effect exists, and ui/initialize must already
+ * declare appCapabilities.tools. The call is marked pure, so esbuild drops it
+ * from widgets that bundle neither registerTool nor registeredTools.
+ */
+const tools = /* @__PURE__ */ install();
 
 function install() {
-  if (appCapabilities.tools) return;
   appCapabilities.tools = { listChanged: true };
   viewHandlers["tools/list"] = () => ({
     tools: [...tools].map(([name, [c]]) => ({ name, ...c, inputSchema: c.inputSchema || { type: "object" } })),
@@ -44,11 +51,11 @@ function install() {
     if (!t) throw new Error("unknown view tool: " + p.name);
     return t[1](p.arguments || {});
   };
+  return new Map<string, [ViewToolConfig, ViewToolHandler<any>]>();
 }
 
 /** Registers (or replaces) a view tool; returns a function that removes it. */
 export function registerTool<A = Record<string, unknown>>(name: string, config: ViewToolConfig, handler: ViewToolHandler<A>): () => void {
-  install();
   tools.set(name, [config, handler]);
   notify("notifications/tools/list_changed");
   return () => {

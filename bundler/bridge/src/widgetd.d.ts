@@ -55,7 +55,7 @@ declare module "widgetd" {
     resizeDebounce: number;
     /** Apply host theme, style variables and fonts (default true). */
     theming: boolean;
-    /** Wait this long for another App's handshake before starting our own, in ms (default 300). */
+    /** In a widget that bundles an ext-apps App (or other code doing its own handshake): wait this long for that handshake before starting our own, in ms (default 300). */
     adoptWait: number;
     appInfo: { name: string; version: string };
     /** Modes the widget is designed for beyond "inline" (default none); appCapabilities.availableDisplayModes is "inline" plus these ("modal" aside). */

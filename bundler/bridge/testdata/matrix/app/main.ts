@@ -1,5 +1,6 @@
 // Written only against the official ext-apps App class (no widgetd import of
 // its own), with one view tool the host can call.
+import "../firstrender";
 import "../matrix.css";
 import { App } from "@modelcontextprotocol/ext-apps";
 

@@ -1,6 +1,7 @@
 // Written only against ChatGPT's window.openai, the way Apps SDK widgets are:
 // it re-renders on every openai:set_globals and mirrors what it shows into
 // widgetState from inside its render.
+import "../firstrender";
 import "../matrix.css";
 const oa = (window as any).openai;
 const $ = (id: string) => document.getElementById(id)!;

@@ -1,6 +1,7 @@
 // An Apps SDK-style React widget: every window.openai global read through
 // useSyncExternalStore and openai:set_globals, as OpenAI's useOpenAiGlobal
 // does, under StrictMode. Renders the default shell's #root.
+import "../firstrender";
 import "../matrix.css";
 import { createElement as h, StrictMode, useState, useSyncExternalStore } from "react";
 import { createRoot } from "react-dom/client";

@@ -1,4 +1,5 @@
 // Written against the widgetd API, with one view tool the host can call.
+import "../firstrender";
 import "../matrix.css";
 import widget from "widgetd";
 import { registerTool } from "widgetd/tools";
