@@ -153,6 +153,9 @@ type Builder struct {
 	progressDelay time.Duration
 	// audit is Options.Audit.
 	audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
+	// entryAnalyses caches which entries are component entries
+	// (componententry.go).
+	entryAnalyses *entryAnalyses
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -261,6 +264,7 @@ func New(opts Options) (*Builder, error) {
 	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
+	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}

@@ -61,6 +61,11 @@ type widgetConfig struct {
 	// WidgetDescription is ChatGPT's openai/widgetDescription, the summary the
 	// model sees when the widget loads.
 	WidgetDescription string `json:"widgetDescription,omitempty"`
+	// Provider names the components a component entry is wrapped in
+	// (outermost first), each "module#Export" or "module" (its default
+	// export): an npm package, or a path relative to the widget folder.
+	// See componentmount.go.
+	Provider providerList `json:"provider,omitempty"`
 }
 
 // permissionsConfig is the "permissions" object of widget.json.
@@ -72,7 +77,7 @@ type permissionsConfig struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "provider"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml"}
@@ -190,6 +195,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		w.resolveProfiles,
 		func(doc *jsonDoc) error { return w.resolveInline(doc, publicURL) },
 		w.checkRoot,
+		w.checkProvider,
 		w.checkDomain,
 		w.resolvePolicy,
 	}
@@ -362,9 +368,9 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 	switch ext := strings.ToLower(filepath.Ext(real)); ext {
 	case ".html", ".htm":
 		w.HTMLEntry = true
-	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs":
+	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs", ".vue", ".svelte":
 	default:
-		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document or a .tsx/.ts/.jsx/.js script", c.Entry, ext)
+		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document, a .tsx/.ts/.jsx/.js script, or a .vue/.svelte component", c.Entry, ext)
 	}
 	w.Entry = abs
 	return nil
