@@ -3,6 +3,7 @@ package bundler
 import (
 	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +11,8 @@ import (
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/internal/mountid"
 )
 
 // A component entry is a script entry that exports a component and mounts
@@ -236,4 +239,49 @@ func frameworkOfJSXSource(dir string) string {
 			return ""
 		}
 	}
+}
+
+// rendersNothingWarning warns when a widget's document renders nothing: no
+// body content, and code that neither writes to the DOM nor mounts
+// anything (`widgetd check` fails it as render-nothing, so the warning
+// carries no Code: check would list it twice).
+func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *Diagnostic {
+	if !mountid.RendersNothing(html, js) {
+		return nil
+	}
+	return &Diagnostic{File: b.displayPath(w.Entry), Warning: true,
+		Message: fmt.Sprintf("widget %q renders nothing: %s", w.Config.Name, RenderNothingHelp(b.analyseEntry(w).export != ""))}
+}
+
+// RenderNothingHelp says why a widget that renders nothing does, and how to
+// fix it; exportsComponent tells whether its entry exports a component
+// widgetd could not mount. `widgetd build`, `check` and `test` share it.
+func RenderNothingHelp(exportsComponent bool) string {
+	if exportsComponent {
+		return "its entry exports a component, but widgetd cannot tell its framework, so nothing mounts it and the bundle drops it; " +
+			"install the framework's package (react-dom, preact, vue, svelte or solid-js) in the widget's package.json, or import it in the entry, so widgetd mounts the component"
+	}
+	return "its document has no content and its code neither creates an element nor mounts a component; " +
+		"export the component as the entry's default export (widgetd then mounts it), or mount it yourself, e.g. createRoot(document.getElementById(\"root\")!).render(<App />)"
+}
+
+// EntryFile returns the entry of the widget in folder dir, relative to it,
+// as the build resolves it (widget.json "entry", else the first default
+// entry present), or "" when there is none.
+func EntryFile(dir string) string {
+	data, err := readBounded(filepath.Join(dir, WidgetConfigFile))
+	if err == nil {
+		var c struct {
+			Entry string `json:"entry"`
+		}
+		if json.Unmarshal(data, &c) == nil && c.Entry != "" {
+			return c.Entry
+		}
+	}
+	for _, cand := range append([]string{"index.html"}, scriptEntries...) {
+		if st, err := os.Stat(filepath.Join(dir, cand)); err == nil && st.Mode().IsRegular() {
+			return cand
+		}
+	}
+	return ""
 }

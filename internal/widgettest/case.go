@@ -128,6 +128,9 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	c.Failures = append(c.Failures, checkLog(st)...)
 	c.Failures = append(c.Failures, errs.all()...)
 	c.Failures = append(c.Failures, checkExpect(expect, pr, st)...)
+	if err == nil && emptyBody(pr, len(expect.Elements)) {
+		fail("%s", emptyBodyMessage(p))
+	}
 	// A broken render is not compared, and never becomes a baseline.
 	if !opts.NoScreenshots && len(c.Failures) == 0 {
 		c.Failures = append(c.Failures, screenshot(ctx, p, opts, &c)...)
@@ -171,10 +174,8 @@ func waitHandshake(ctx context.Context, host string) (*pageState, error) {
 // and its frame height has been stable for a while (or until a short
 // deadline: the last probe is then checked and reported).
 func settle(ctx context.Context, expect devserver.Expect) (*probe, *pageState, error) {
-	selectors := expect.Elements
-	if selectors == nil {
-		selectors = []string{}
-	}
+	// The content probe goes last, so Found[i] still answers Elements[i].
+	selectors := append(append([]string{}, expect.Elements...), contentSelector)
 	sel, _ := json.Marshal(selectors)
 	deadline := time.Now().Add(5 * time.Second)
 	var last *probe
