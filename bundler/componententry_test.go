@@ -91,10 +91,10 @@ export default class Card extends Component { render() { return <p>class-comp-te
 		"widgets/vue-comp/Card.vue":         `<template><p>vue-comp-text</p></template>`,
 		"widgets/svelte-comp/widget.json":   widgetJSON("Card.svelte"),
 		"widgets/svelte-comp/Card.svelte":   `<p>svelte-comp-text</p>`,
-		"widgets/framed/widget.json":        `{"title": "T", "description": "D", "entry": "View.tsx", "provider": ["./Frame.tsx#Frame", "./Frame.tsx"]}`,
+		"widgets/framed/widget.json":        `{"title": "T", "description": "D", "entry": "View.tsx", "provider": [{"use": "./Frame.tsx#Frame", "props": {"label": "frame-prop-text"}}, "./Frame.tsx"]}`,
 		"widgets/framed/View.tsx":           `export default function View() { return <p>framed-view-text</p>; }`,
 		"widgets/framed/Frame.tsx": `import type { ReactNode } from "react";
-export function Frame({ children }: { children?: ReactNode }) { return <div className="frame-outer-text">{children}</div>; }
+export function Frame({ label, children }: { label: string; children?: ReactNode }) { return <div className="frame-outer-text" title={label.toUpperCase()}>{children}</div>; }
 export default function Inner({ children }: { children?: ReactNode }) { return <div className="frame-inner-text">{children}</div>; }`,
 		"widgets/bare/widget.json":    widgetJSON("index.ts"),
 		"widgets/bare/index.ts":       `import { widget } from "widgetd"; widget.onToolResult(() => console.log("bare"));`,
@@ -127,7 +127,7 @@ export default function Inner({ children }: { children?: ReactNode }) { return <
 		{"solid-comp", []string{"solid-comp-text"}, false},
 		{"vue-comp", []string{"vue-comp-text"}, false},
 		{"svelte-comp", []string{"svelte-comp-text"}, false},
-		{"framed", []string{"framed-view-text", "frame-outer-text", "frame-inner-text"}, false},
+		{"framed", []string{"framed-view-text", "frame-outer-text", "frame-inner-text", "frame-prop-text"}, false},
 		{"bare", nil, true},
 		{"vanilla", []string{"vanilla-text"}, false},
 	} {
@@ -169,6 +169,18 @@ func TestComponentEntryErrors(t *testing.T) {
 			"widgets/b/widget.json": "{\"title\": \"T\", \"description\": \"D\", \"entry\": \"View.tsx\",\n  \"provider\": \"kit#not-an-ident\"}",
 			"widgets/b/View.tsx":    `export default function View() { return <p />; }`,
 		}, `widgets/b/widget.json:2:3: error: provider "kit#not-an-ident" must be "module" (its default export) or "module#Export"`},
+		{"props not an object", map[string]string{
+			"widgets/p/widget.json": "{\"title\": \"T\", \"description\": \"D\", \"entry\": \"View.tsx\",\n  \"provider\": [{\"use\": \"kit#Kit\", \"props\": [1]}]}",
+			"widgets/p/View.tsx":    `export default function View() { return <p />; }`,
+		}, `widgets/p/widget.json:2:35: error: the props of provider "kit#Kit" must be an object`},
+		{"unknown key", map[string]string{
+			"widgets/u/widget.json": "{\"title\": \"T\", \"description\": \"D\", \"entry\": \"View.tsx\",\n  \"provider\": {\"use\": \"kit#Kit\", \"prop\": {}}}",
+			"widgets/u/View.tsx":    `export default function View() { return <p />; }`,
+		}, `widgets/u/widget.json:2:34: error: unknown field "prop" in "provider"; did you mean "props"?`},
+		{"provider not installed", map[string]string{
+			"widgets/n/widget.json": `{"title": "T", "description": "D", "entry": "View.tsx", "provider": "not-installed-kit#Kit"}`,
+			"widgets/n/View.tsx":    `export default function View() { return <p />; }`,
+		}, `widgets/n/View.tsx:`},
 		{"html entry", map[string]string{
 			"widgets/h/widget.json": `{"title": "T", "description": "D", "entry": "index.html", "provider": "kit"}`,
 			"widgets/h/index.html":  `<!doctype html><html><body><p>x</p></body></html>`,

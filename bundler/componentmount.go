@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 )
 
@@ -56,24 +55,6 @@ __mount(__C, { target: __el, props: __p });
 `,
 }
 
-// providerSpec is one "provider" of widget.json: a module (an npm package,
-// or a path relative to the widget folder) and the export to use.
-type providerSpec struct {
-	module, export string
-}
-
-// parseProvider splits "module#Export" ("module" alone: its default export).
-func parseProvider(s string) (providerSpec, bool) {
-	mod, exp, hasExport := strings.Cut(s, "#")
-	if mod == "" || (hasExport && !jsIdentRE.MatchString(exp)) {
-		return providerSpec{}, false
-	}
-	if !hasExport {
-		exp = "default"
-	}
-	return providerSpec{module: mod, export: exp}, true
-}
-
 // componentMountSource is the virtual entry of a component entry: the
 // bridge, the entry module, and the generated mount of ce's framework.
 func (b *Builder) componentMountSource(w *widget, ce componentEntry) string {
@@ -83,7 +64,7 @@ func (b *Builder) componentMountSource(w *widget, ce componentEntry) string {
 	fmt.Fprintf(&sb, "import * as __m from %s;\n", q)
 	wrap := "__inner"
 	for i := len(w.Config.Provider) - 1; i >= 0; i-- {
-		p, _ := parseProvider(w.Config.Provider[i])
+		p, _ := parseProvider(w.Config.Provider[i].Use)
 		mod := p.module
 		if strings.HasPrefix(mod, "./") || strings.HasPrefix(mod, "../") {
 			mod = filepath.Join(w.Dir, filepath.FromSlash(mod))
@@ -91,13 +72,14 @@ func (b *Builder) componentMountSource(w *widget, ce componentEntry) string {
 		mq, _ := json.Marshal(mod)
 		name := fmt.Sprintf("__P%d", i)
 		fmt.Fprintf(&sb, "import { %s as %s } from %s;\n", p.export, name, mq)
+		props := w.Config.Provider[i].propsJS()
 		switch ce.framework {
 		case frameworkVue:
-			wrap = fmt.Sprintf("__app.use(%s);\n", name) + strings.TrimPrefix(wrap, "__inner")
+			wrap = fmt.Sprintf("__app.use(%s, %s);\n", name, props) + strings.TrimPrefix(wrap, "__inner")
 		case frameworkSolid:
-			wrap = fmt.Sprintf("__cc(%s, { get children() { return %s; } })", name, wrap)
+			wrap = fmt.Sprintf("__cc(%s, { ...%s, get children() { return %s; } })", name, props, wrap)
 		default:
-			wrap = fmt.Sprintf("__h(%s, null, %s)", name, wrap)
+			wrap = fmt.Sprintf("__h(%s, %s, %s)", name, props, wrap)
 		}
 	}
 	if ce.framework == frameworkVue && wrap == "__inner" {
@@ -130,46 +112,4 @@ func componentEntryError(w *widget, ce componentEntry) string {
 		return fmt.Sprintf("widget %q: \"provider\" in %s wraps React, Preact and Solid components (and installs Vue plugins); a Svelte component has no provider component: remove \"provider\" and wrap the component in a .svelte file of your own (<Provider><App /></Provider>), then make that file the entry", w.Config.Name, w.ConfigFile)
 	}
 	return ""
-}
-
-// jsIdentRE is a JavaScript identifier (ASCII), as an export name.
-var jsIdentRE = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
-
-// providerList is widget.json "provider": one string or a list of them.
-type providerList []string
-
-// UnmarshalJSON accepts "module#Export" or ["outer#A", "inner#B"].
-func (p *providerList) UnmarshalJSON(data []byte) error {
-	var one string
-	if err := json.Unmarshal(data, &one); err == nil {
-		*p = providerList{one}
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(data, &list); err != nil {
-		return fmt.Errorf("provider must be a string (\"package#Export\") or a list of them")
-	}
-	*p = list
-	return nil
-}
-
-// checkProvider validates widget.json "provider": script entries only,
-// each "module" or "module#Export".
-func (w *widget) checkProvider(doc *jsonDoc) error {
-	if len(w.Config.Provider) == 0 {
-		return nil
-	}
-	if w.HTMLEntry {
-		return doc.errPath("provider", "\"provider\" wraps a component entry, and %s is an HTML entry; wrap the component where your own code mounts it, or make a script that exports the component the entry", w.Config.Entry)
-	}
-	for i, s := range w.Config.Provider {
-		if _, ok := parseProvider(s); !ok {
-			path := "provider"
-			if doc.has("provider[0]") {
-				path = fmt.Sprintf("provider[%d]", i)
-			}
-			return doc.errPath(path, "provider %q must be \"module\" (its default export) or \"module#Export\", e.g. \"@acme/widget-kit#KitProvider\" or \"./Provider.tsx#Provider\"", s)
-		}
-	}
-	return nil
 }

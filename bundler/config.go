@@ -63,8 +63,8 @@ type widgetConfig struct {
 	WidgetDescription string `json:"widgetDescription,omitempty"`
 	// Provider names the components a component entry is wrapped in
 	// (outermost first), each "module#Export" or "module" (its default
-	// export): an npm package, or a path relative to the widget folder.
-	// See componentmount.go.
+	// export) of an npm package or a path relative to the widget folder,
+	// or {"use": …, "props": {…}}. See provider.go.
 	Provider providerList `json:"provider,omitempty"`
 }
 

@@ -78,7 +78,7 @@ func frameworkCases() []frameworkCase {
 			click:  "li.solid-view-item:nth-child(2)", afterSel: "#solid-view-picked", after: "picked Brian"},
 		{project: "frameworks", name: "kit-view",
 			output: map[string]any{"id": "A-17", "lines": []any{map[string]any{"name": "bolts", "qty": 4}}},
-			text:   map[string]string{"#kit-view-title": "Order A-17", ".kit-view-line": "4 × bolts"}},
+			text:   map[string]string{"#kit-view-title": "Order A-17", ".kit-view-line": "4 × bolts", "#kit-view-app": "Orders"}},
 		{project: "tailwind3", name: "tw3",
 			text:  map[string]string{"#tw3-title": "Tailwind v3 in a widget"},
 			style: map[string]string{"#tw3-title|color": "rgb(29, 78, 137)", "#tw3-title|padding-left": "12px"}},

@@ -9,7 +9,7 @@ function read() {
   return { props: o.toolOutput ?? null, theme: o.theme ?? "light" };
 }
 
-export function KitProvider({ children }) {
+export function KitProvider({ appName = "app", children }) {
   const [globals, setGlobals] = useState(read);
   useEffect(() => {
     const update = () => setGlobals(read());
@@ -17,7 +17,7 @@ export function KitProvider({ children }) {
     update();
     return () => window.removeEventListener("openai:set_globals", update);
   }, []);
-  return createElement(KitContext.Provider, { value: globals }, children);
+  return createElement(KitContext.Provider, { value: { ...globals, appName } }, children);
 }
 
 function useKit() {
@@ -32,4 +32,8 @@ export function useKitProps() {
 
 export function useKitTheme() {
   return useKit().theme;
+}
+
+export function useKitAppName() {
+  return useKit().appName;
 }
