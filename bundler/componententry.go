@@ -52,9 +52,10 @@ type entryAnalyses struct {
 
 var (
 	// selfMountRE finds code that mounts or renders by itself: the mount
-	// calls of React, Preact, Solid, Vue and Svelte, Skybridge's mountWidget,
-	// a Svelte 4 constructor, custom elements and direct DOM lookups.
-	selfMountRE = regexp.MustCompile(`(^|[^.\w$])(createRoot|hydrateRoot|hydrate|render|mount|mountWidget|createApp)\s*\(|\.(render|mount)\s*\(|\bnew\s+[\w$.]+\s*\(\s*\{\s*target\b|customElements\.define\(|document\.(body|getElementById|querySelector)`)
+	// calls of React, Preact, Solid, Vue and Svelte, Skybridge's mountWidget
+	// and mountView, a Svelte 4 constructor, custom elements and direct DOM
+	// lookups.
+	selfMountRE = regexp.MustCompile(`(^|[^.\w$])(createRoot|hydrateRoot|hydrate|render|mount|mountWidget|mountView|createApp)\s*\(|\.(render|mount)\s*\(|\bnew\s+[\w$.]+\s*\(\s*\{\s*target\b|customElements\.define\(|document\.(body|getElementById|querySelector)`)
 	// methodDefRE matches what follows a name that is a method definition
 	// (`render() {`), not a call.
 	methodDefRE = regexp.MustCompile(`^\s*\([^)]*\)\s*\{`)

@@ -34,6 +34,7 @@ func TestMountsItself(t *testing.T) {
 		{`createApp(App).mount("#app");`, true},
 		{`mount(App, { target: el });`, true},
 		{`mountWidget(<Widget />);`, true},
+		{`mountView(<View />);`, true},
 		{`new App({ target: el });`, true},
 		{`customElements.define("x-card", Card);`, true},
 		{`export default class C extends Component { render() { return <p />; } }`, false},
