@@ -181,7 +181,7 @@ func TestComponentEntryErrors(t *testing.T) {
 		{"provider not installed", map[string]string{
 			"widgets/n/widget.json": `{"title": "T", "description": "D", "entry": "View.tsx", "provider": "not-installed-kit#Kit"}`,
 			"widgets/n/View.tsx":    `export default function View() { return <p />; }`,
-		}, `widgets/n/View.tsx:`},
+		}, `the package "not-installed-kit" is not installed`},
 		{"html entry", map[string]string{
 			"widgets/h/widget.json": `{"title": "T", "description": "D", "entry": "index.html", "provider": "kit"}`,
 			"widgets/h/index.html":  `<!doctype html><html><body><p>x</p></body></html>`,

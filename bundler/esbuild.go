@@ -365,13 +365,8 @@ func (b *Builder) locationFile(loc *api.Location) string {
 		return "widgetd bridge: " + file
 	} else if w := b.inlineScriptWidget(file); w != nil {
 		return b.displayPath(w.Entry)
-	} else if name, ok := strings.CutPrefix(file, entryNamespace+":"); ns == entryNamespace || ok {
-		// esbuild leaves Namespace empty for an import that does not
-		// resolve (a provider or framework package not installed).
-		if !ok {
-			name = file
-		}
-		if w := b.widgetByName(name); w != nil {
+	} else if ns == entryNamespace {
+		if w := b.widgetByName(file); w != nil {
 			return b.displayPath(w.Entry)
 		}
 	}

@@ -25,9 +25,9 @@ var bridgeUses = [][]byte{[]byte(`createElement("style")`), []byte(`getElementBy
 var (
 	bodyRE = regexp.MustCompile(`(?is)<body[^>]*>(.*?)(?:</body>|$)`)
 	// inertRE matches what renders nothing in a body: scripts, styles,
-	// templates, comments, and elements with an id and no content (an
-	// empty mount element).
-	inertRE = regexp.MustCompile(`(?is)<script\b.*?</script\s*>|<style\b.*?</style\s*>|<template\b.*?</template\s*>|<noscript\b.*?</noscript\s*>|<!--.*?-->|<link\b[^>]*>|<div\b[^>]*>\s*</div\s*>`)
+	// templates, comments, and <div>s with an id and no content (an empty
+	// mount element; an empty div without an id is a styled box).
+	inertRE = regexp.MustCompile(`(?is)<script\b.*?</script\s*>|<style\b.*?</style\s*>|<template\b.*?</template\s*>|<noscript\b.*?</noscript\s*>|<!--.*?-->|<link\b[^>]*>|<div\s[^>]*\bid\s*=[^>]*>\s*</div\s*>`)
 )
 
 // RendersNothing reports whether a widget document (html) and its code (js,

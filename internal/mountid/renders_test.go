@@ -12,6 +12,7 @@ func TestRendersNothing(t *testing.T) {
 		{"bridge only", shell, bridge, true},
 		{"empty", shell, "", true},
 		{"comment and template", `<body><!-- x --><template><p>t</p></template><div id=root></div></body>`, bridge, true},
+		{"styled box", `<body><div class="box"></div></body>`, bridge, false},
 		{"static text", `<body><p>hello</p></body>`, bridge, false},
 		{"bare text", `<body>hello</body>`, "", false},
 		{"mount lookup", shell, bridge + `createRoot(document.getElementById("root")).render(x)`, false},

@@ -10,9 +10,9 @@ import (
 
 // contentSelector matches an element in the widget's body that shows
 // something: anything but scripts, styles and the like, and empty <div>s
-// (an unused mount element). The probe asks for it after the fixture's own
-// selectors.
-const contentSelector = "body *:not(script, style, template, noscript, link, meta, div:empty)"
+// with an id (an unused mount element; an empty div without one is a
+// styled box). The probe asks for it after the fixture's own selectors.
+const contentSelector = "body *:not(script, style, template, noscript, link, meta, div[id]:empty)"
 
 // emptyBody reports whether the settled widget shows nothing: no text in
 // its body and no element contentSelector matches (found at index n).
