@@ -156,6 +156,9 @@ type Builder struct {
 	// projectStyles are widgetd.json's "styles" (stylesheets.go); the
 	// up-to-date key covers them through widgetd.json's bytes.
 	projectStyles []styleRef
+	// entryAnalyses caches which entries are component entries
+	// (componententry.go).
+	entryAnalyses *entryAnalyses
 }
 
 // settings are Options resolved against the project file and the defaults:
@@ -264,6 +267,7 @@ func New(opts Options) (*Builder, error) {
 	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
+	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
 	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}

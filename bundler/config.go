@@ -65,6 +65,11 @@ type widgetConfig struct {
 	// folder (e.g. ["../index.css", "styles.css"]): bundled before the
 	// entry's own CSS, after widgetd.json's "styles" (stylesheets.go).
 	Styles []string `json:"styles,omitempty"`
+	// Provider names the components a component entry is wrapped in
+	// (outermost first), each "module#Export" or "module" (its default
+	// export) of an npm package or a path relative to the widget folder,
+	// or {"use": …, "props": {…}}. See provider.go.
+	Provider providerList `json:"provider,omitempty"`
 }
 
 // permissionsConfig is the "permissions" object of widget.json.
@@ -79,7 +84,7 @@ type permissionsConfig struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains", "wasmUnsafeEval"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
@@ -207,6 +212,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		w.resolveProfiles,
 		func(doc *jsonDoc) error { return w.resolveInline(doc, publicURL) },
 		w.checkRoot,
+		w.checkProvider,
 		w.checkDomain,
 		w.resolvePolicy,
 		w.resolveStyles,
@@ -380,9 +386,9 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 	switch ext := strings.ToLower(filepath.Ext(real)); ext {
 	case ".html", ".htm":
 		w.HTMLEntry = true
-	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs":
+	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs", ".vue", ".svelte":
 	default:
-		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document or a .tsx/.ts/.jsx/.js script", c.Entry, ext)
+		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document, a .tsx/.ts/.jsx/.js script, or a .vue/.svelte component", c.Entry, ext)
 	}
 	w.Entry = abs
 	return nil

@@ -3,6 +3,7 @@ package bundler
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
@@ -148,6 +149,9 @@ func (b *Builder) plugin() api.Plugin {
 			if w == nil {
 				return api.OnLoadResult{}, fmt.Errorf("unknown widget %q", a.Path)
 			}
+			if msg := componentEntryError(w, b.analyseEntry(w)); msg != "" {
+				return api.OnLoadResult{}, errors.New(msg)
+			}
 			src := b.entrySource(w)
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
@@ -202,6 +206,9 @@ func (b *Builder) plugin() api.Plugin {
 // the stylesheets widgetd.json and widget.json list, then the widget's own
 // scripts and stylesheets in document order.
 func (b *Builder) entrySource(w *widget) string {
+	if ce := b.analyseEntry(w); ce.export != "" && ce.framework != "" {
+		return b.componentMountSource(w, ce)
+	}
 	var sb strings.Builder
 	sb.WriteString("import \"widgetd\";\n")
 	imports := []string{"./" + filepath.Base(w.Entry)}

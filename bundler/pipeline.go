@@ -78,6 +78,9 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		a.warnings = append(a.warnings, b.hostBlockWarnings(w, bundle, mw.js, mw.css)...)
 		a.warnings = append(a.warnings, b.publicDirWarnings(w, w == b.widgets[0])...)
 		a.warnings = append(a.warnings, b.unusedStyleWarnings(w, read, w == b.widgets[0])...)
+		if d := b.rendersNothingWarning(w, mw.htmlBytes, mw.js); d != nil {
+			a.warnings = append(a.warnings, *d)
+		}
 		for _, p := range used {
 			addFile(p, bundle.files[p].Contents)
 		}

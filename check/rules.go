@@ -87,6 +87,7 @@ func (c *widgetCheck) run() {
 	}
 	c.evalRules(files)
 	c.mountRules(files)
+	c.renderRules(files)
 	c.workerRules(files)
 	c.sizeRules(files)
 }

@@ -12,7 +12,7 @@ import (
 func TestCheckCLI(t *testing.T) {
 	clean := writeProject(t, map[string]string{
 		"widgets/ok/widget.json": `{"title": "OK", "domain": "https://ok.example.com", "widgetDescription": "d", "csp": {"connectDomains": ["https://api.example.com"]}}`,
-		"widgets/ok/index.ts":    `fetch("https://api.example.com/data").then(r => r.json());`,
+		"widgets/ok/index.ts":    `fetch("https://api.example.com/data").then(r => r.json()).then(d => document.body.append(String(d)));`,
 	})
 	undeclared := writeProject(t, map[string]string{
 		"widgets/leak/widget.json": `{"title": "Leak", "domain": "https://ok.example.com", "widgetDescription": "d"}`,

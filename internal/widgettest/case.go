@@ -127,6 +127,9 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	c.Failures = append(c.Failures, checkLog(s.state)...)
 	c.Failures = append(c.Failures, errs.all()...)
 	c.Failures = append(c.Failures, checkExpect(expect, s.probe, s.state)...)
+	if err == nil && emptyBody(s.probe, len(expect.Elements)) {
+		fail("%s", emptyBodyMessage(p))
+	}
 	// A broken render is not compared, and never becomes a baseline.
 	if !opts.NoScreenshots && len(c.Failures) == 0 {
 		c.Failures = append(c.Failures, screenshot(ctx, p, opts, s.stable, &c)...)
@@ -191,10 +194,8 @@ type settled struct {
 // has changed for settleQuiet (the last probe is then checked and
 // reported).
 func settle(ctx context.Context, expect devserver.Expect) (settled, error) {
-	selectors := expect.Elements
-	if selectors == nil {
-		selectors = []string{}
-	}
+	// The content probe goes last, so Found[i] still answers Elements[i].
+	selectors := append(append([]string{}, expect.Elements...), contentSelector)
 	sel, _ := json.Marshal(selectors)
 	var s settled
 	lastSeen, lastChange, stableSince := "", time.Now(), time.Now()

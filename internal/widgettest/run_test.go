@@ -103,6 +103,12 @@ document.body.textContent = "pear";`,
 		"csp/index.ts": `import { widget } from "widgetd";
 widget.onToolResult(() => {});
 fetch("https://api.not-declared.example/data").catch(() => {});`,
+		// A component entry of no framework widgetd can tell: nothing mounts
+		// it, and the body stays empty after the tool result.
+		"blank/widget.json": `{}`,
+		"blank/index.ts": `import { widget } from "widgetd";
+widget.onToolResult(() => {});
+export default function Card() { return "<p>never mounted</p>"; }`,
 		"silent/widget.json": `{}`,
 		"silent/index.ts":    `document.body.textContent = "never talks to the host";`,
 		// A stray CSP <meta> that blocks every script, the bridge's too: the
@@ -127,6 +133,12 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 		wantFailure(t, u, `expected a call of tool "lookup"`)
 		wantFailure(t, caseByName(t, rep, "throws/none@"+h), "kaboom in the widget")
 		wantFailure(t, caseByName(t, rep, "csp/none@"+h), `CSP violation: connect-src blocked "https://api.not-declared.example/data"`)
+		blank := caseByName(t, rep, "blank/none@"+h)
+		wantFailure(t, blank, "the widget's document body is empty after the tool result arrived: ")
+		wantFailure(t, blank, filepath.Join("blank", "index.ts")+" renders no element")
+		if len(blank.Failures) != 1 {
+			t.Errorf("%s: failures %q, want only the empty body", blank.Name(), blank.Failures)
+		}
 	}
 	// A widget that never calls the API still initializes: the bridge starts
 	// the session at load. One whose scripts never run fails under the MCP
@@ -143,8 +155,8 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 			t.Errorf("%s failed but wrote a baseline", c.Name())
 		}
 	}
-	if rep.Failed != 8 || rep.Passed != 4 {
-		t.Errorf("passed %d failed %d, want 4 and 8", rep.Passed, rep.Failed)
+	if rep.Failed != 10 || rep.Passed != 4 {
+		t.Errorf("passed %d failed %d, want 4 and 10", rep.Passed, rep.Failed)
 	}
 
 	data, err := rep.JUnit()
@@ -155,7 +167,7 @@ fetch("https://api.not-declared.example/data").catch(() => {});`,
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Tests != 12 || doc.Failures != 8 || len(doc.Suites) != 6 {
+	if doc.Tests != 14 || doc.Failures != 10 || len(doc.Suites) != 7 {
 		t.Errorf("JUnit: tests %d failures %d suites %d", doc.Tests, doc.Failures, len(doc.Suites))
 	}
 }

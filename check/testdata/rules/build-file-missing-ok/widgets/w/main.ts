@@ -1,1 +1,2 @@
 document.body.dataset.ready = "1";
+document.body.append("ready");

@@ -1,1 +1,2 @@
 import "./bg.css";
+document.body.append("ready");

@@ -1,1 +1,2 @@
 import "./font.css";
+document.body.append("ready");

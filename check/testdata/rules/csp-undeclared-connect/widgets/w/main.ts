@@ -5,3 +5,4 @@ export async function load(city: string) {
 }
 load("x");
 new WebSocket("wss://live.example.com/socket");
+document.body.append("ready");

@@ -1,2 +1,3 @@
 const base = ["https:", "", "used.example.com"].join("/");
 fetch(base + "/x");
+document.body.append("ready");
