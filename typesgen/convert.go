@@ -337,7 +337,7 @@ func (c *converter) ownExpr(s *Schema, indent string) string {
 		}
 		return join(ts, " | ")
 	}
-	types := s.Types
+	types := nullLast(s.Types)
 	if len(types) == 0 {
 		types = impliedTypes(s)
 	}
@@ -556,4 +556,22 @@ func pascal(name string) string {
 		s = "T" + s
 	}
 	return s
+}
+
+// nullLast orders a type list with "null" at the end (go-sdk lists it
+// first for pointers and slices; T | null reads better).
+func nullLast(types []string) []string {
+	out := make([]string, 0, len(types))
+	null := false
+	for _, t := range types {
+		if t == "null" {
+			null = true
+			continue
+		}
+		out = append(out, t)
+	}
+	if null {
+		out = append(out, "null")
+	}
+	return out
 }
