@@ -3,6 +3,7 @@ package typesgen
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -42,18 +43,31 @@ type converter struct {
 	anchors  map[string]*Schema
 	decls    []Declaration
 	inline   map[*Schema]bool
+	// expanded counts the subschemas references inlined; past
+	// maxExpansions the rest become unknown (a few hundred bytes of
+	// pointer references could otherwise expand exponentially).
+	expanded int
 }
+
+// maxExpansions bounds the inline expansions of one schema document.
+const maxExpansions = 10000
+
+// ErrTooLarge means a schema's references inline too many subschemas.
+var ErrTooLarge = errors.New("the schema's $ref references expand to more than 10000 subschemas; name shared subschemas in $defs")
 
 // Convert declares rootName as the TypeScript type of the schema document
 // doc, plus one type per $defs entry (named prefix + the entry's name). It
 // returns the declarations in order: the root first, then the definitions
 // in document order.
-func Convert(doc *Schema, rootName, prefix string, n *names) []Declaration {
+func Convert(doc *Schema, rootName, prefix string, n *names) ([]Declaration, error) {
 	c := &converter{names: n, prefix: prefix, root: doc, rootName: rootName,
 		defNames: map[*Schema]string{}, anchors: map[string]*Schema{}, inline: map[*Schema]bool{}}
 	c.index(doc)
 	root := Declaration{Name: rootName, Doc: doc, TypeTS: c.expr(doc, "")}
-	return append([]Declaration{root}, c.decls...)
+	if c.expanded > maxExpansions {
+		return nil, ErrTooLarge
+	}
+	return append([]Declaration{root}, c.decls...), nil
 }
 
 // index names every $defs entry and records every $anchor and
@@ -237,6 +251,9 @@ func (c *converter) refExpr(s *Schema, indent string) string {
 		return c.defNames[target]
 	case c.inline[target]:
 		return "unknown" // a cycle through a pointer that names no definition
+	}
+	if c.expanded++; c.expanded > maxExpansions {
+		return "unknown"
 	}
 	c.inline[target] = true
 	defer delete(c.inline, target)

@@ -130,7 +130,11 @@ func toolTypes(t Tool, n *names, b *strings.Builder) (in, out string, err error)
 			}
 		}
 		*part.name = n.unique(base + part.kind)
-		for _, d := range Convert(doc, *part.name, base, n) {
+		decls, err := Convert(doc, *part.name, base, n)
+		if err != nil {
+			return "", "", fmt.Errorf("tool %q: %sSchema: %w", t.Name, strings.ToLower(part.kind[:1])+part.kind[1:], err)
+		}
+		for _, d := range decls {
 			b.WriteString("\n")
 			if d.Name == *part.name && docComment(d.Doc, "") == "" {
 				fmt.Fprintf(b, "/** %s of the tool %q. */\n", part.kind, t.Name)

@@ -17,10 +17,10 @@ import (
 	"github.com/widgetd/widgetd/assets"
 )
 
-// startTimeout bounds how long a built server may take to answer the MCP
-// handshake on its standard input and output; one that never calls
-// ServeTypes listens instead and never answers.
-const startTimeout = 60 * time.Second
+// listTimeout bounds listing the tools, from connecting to the last page
+// (after the build): a server that never calls ServeTypes listens instead
+// and never answers, and one that cannot encode a tool may not answer.
+const listTimeout = 60 * time.Second
 
 // List returns the tools of the server src names, through the official
 // go-sdk client: over streamable HTTP for src.MCP, or by building the main
@@ -32,6 +32,8 @@ func List(ctx context.Context, src Source, dir string) ([]Tool, error) {
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "widgetd-types", Version: "1"}, nil)
 	if src.MCP != "" {
+		ctx, cancel := context.WithTimeout(ctx, listTimeout)
+		defer cancel()
 		cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: src.MCP, DisableStandaloneSSE: true}, nil)
 		if err != nil {
 			return nil, fmt.Errorf("connecting to %s: %w (is the server running, and is this its MCP endpoint?)", src.MCP, err)
@@ -61,15 +63,15 @@ func listFromPackage(ctx context.Context, client *mcp.Client, pkg, dir string) (
 	run.Dir = dir
 	run.Env = append(os.Environ(), assets.TypesEnv+"=stdio")
 	run.Stderr = &stderr
-	cctx, cancel := context.WithTimeout(ctx, startTimeout)
+	lctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
-	cs, err := client.Connect(cctx, &mcp.CommandTransport{Command: run}, nil)
+	cs, err := client.Connect(lctx, &mcp.CommandTransport{Command: run}, nil)
 	if err != nil {
 		return nil, fmt.Errorf("%s did not answer MCP on its standard input and output (%v); its main must call gosdk.ServeTypes or mcpgo.ServeTypes after adding its tools, before it listens (docs/embedding.md)%s",
 			pkg, err, stderrTail(&stderr))
 	}
 	defer cs.Close()
-	tools, err := listTools(ctx, cs, Source{From: pkg})
+	tools, err := listTools(lctx, cs, Source{From: pkg})
 	if err != nil {
 		return nil, fmt.Errorf("%w%s", err, stderrTail(&stderr))
 	}

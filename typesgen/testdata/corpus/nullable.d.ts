@@ -16,15 +16,15 @@ export type CorpusNullableInput = {
  * What go-sdk infers for pointers, slices and maps: a type list with null.
  */
 export type CorpusNullableOutput = {
-  maybe: null | string;
-  days: null | string[];
-  labels: null | {
+  maybe: string | null;
+  days: string[] | null;
+  labels: {
     [key: string]: string;
-  };
+  } | null;
   either?: string | number | boolean;
-  nested?: null | {
+  nested?: {
     a: number;
-  };
+  } | null;
 };
 
 declare module "widgetd" {

@@ -19,7 +19,6 @@ export type CorpusRefsOutput = {
   root: CorpusRefsNode;
   where?: CorpusRefsPoint;
   extra?: CorpusRefsMeta;
-  old?: CorpusRefsLegacy;
   sameAsLabel?: string;
   escaped?: CorpusRefsWeirdName;
   self?: CorpusRefsOutput;
@@ -50,11 +49,6 @@ export type CorpusRefsMeta = {
 };
 
 export type CorpusRefsWeirdName = string;
-
-/**
- * A draft-07 definition.
- */
-export type CorpusRefsLegacy = number;
 
 declare module "widgetd" {
   interface Tools {
