@@ -24,8 +24,8 @@ func (n *names) unique(base string) string {
 	return name
 }
 
-// Declaration is one named TypeScript type the converter produced.
-type Declaration struct {
+// declaration is one named TypeScript type the converter produced.
+type declaration struct {
 	Name   string
 	Doc    *Schema
 	TypeTS string
@@ -41,7 +41,7 @@ type converter struct {
 	rootName string
 	defNames map[*Schema]string
 	anchors  map[string]*Schema
-	decls    []Declaration
+	decls    []declaration
 	inline   map[*Schema]bool
 	// expanded counts the subschemas references inlined; past
 	// maxExpansions the rest become unknown (a few hundred bytes of
@@ -55,19 +55,19 @@ const maxExpansions = 10000
 // ErrTooLarge means a schema's references inline too many subschemas.
 var ErrTooLarge = errors.New("the schema's $ref references expand to more than 10000 subschemas; name shared subschemas in $defs")
 
-// Convert declares rootName as the TypeScript type of the schema document
+// convert declares rootName as the TypeScript type of the schema document
 // doc, plus one type per $defs entry (named prefix + the entry's name). It
 // returns the declarations in order: the root first, then the definitions
 // in document order.
-func Convert(doc *Schema, rootName, prefix string, n *names) ([]Declaration, error) {
+func convert(doc *Schema, rootName, prefix string, n *names) ([]declaration, error) {
 	c := &converter{names: n, prefix: prefix, root: doc, rootName: rootName,
 		defNames: map[*Schema]string{}, anchors: map[string]*Schema{}, inline: map[*Schema]bool{}}
 	c.index(doc)
-	root := Declaration{Name: rootName, Doc: doc, TypeTS: c.expr(doc, "")}
+	root := declaration{Name: rootName, Doc: doc, TypeTS: c.expr(doc, "")}
 	if c.expanded > maxExpansions {
 		return nil, ErrTooLarge
 	}
-	return append([]Declaration{root}, c.decls...), nil
+	return append([]declaration{root}, c.decls...), nil
 }
 
 // index names every $defs entry and records every $anchor and
@@ -107,7 +107,7 @@ func (c *converter) declareDefs(s *Schema) {
 		for _, d := range s.Defs {
 			if !done[d.Schema] {
 				done[d.Schema] = true
-				c.decls = append(c.decls, Declaration{Name: c.defNames[d.Schema], Doc: d.Schema, TypeTS: c.expr(d.Schema, "")})
+				c.decls = append(c.decls, declaration{Name: c.defNames[d.Schema], Doc: d.Schema, TypeTS: c.expr(d.Schema, "")})
 			}
 		}
 		for _, sub := range s.children() {

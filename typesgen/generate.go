@@ -130,7 +130,7 @@ func toolTypes(t Tool, n *names, b *strings.Builder) (in, out string, err error)
 			}
 		}
 		*part.name = n.unique(base + part.kind)
-		decls, err := Convert(doc, *part.name, base, n)
+		decls, err := convert(doc, *part.name, base, n)
 		if err != nil {
 			return "", "", fmt.Errorf("tool %q: %sSchema: %w", t.Name, strings.ToLower(part.kind[:1])+part.kind[1:], err)
 		}

@@ -56,6 +56,9 @@ func listFromPackage(ctx context.Context, client *mcp.Client, pkg, dir string) (
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, pkg)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) {
+			return nil, fmt.Errorf("--from %s: the go command is needed to build the server; install Go, or generate with --mcp URL from a running server", pkg)
+		}
 		return nil, fmt.Errorf("go build %s: %v\n%s", pkg, err, bytes.TrimSpace(out))
 	}
 	var stderr bytes.Buffer

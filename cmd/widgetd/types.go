@@ -104,7 +104,7 @@ func writeToolTypes(ctx context.Context, src typesgen.Source, widgets string, ch
 		fmt.Fprintf(stderr, "widgetd types: warning: a tool shows widget %q, which has no folder in %s; its types were not written\n", w, widgets)
 	}
 	if check {
-		for p := range plan.Write {
+		for _, p := range slices.Sorted(maps.Keys(plan.Write)) {
 			fmt.Fprintf(stderr, "widgetd types: %s is missing or out of date; run widgetd types %s\n", p, src)
 		}
 		for _, p := range plan.Remove {
