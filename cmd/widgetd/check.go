@@ -16,6 +16,7 @@ import (
 	"github.com/widgetd/widgetd/check"
 	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/internal/mcplist"
+	"github.com/widgetd/widgetd/typesgen"
 )
 
 // checkOutput is the --json form of a check run.
@@ -58,7 +59,8 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			fmt.Fprintln(stderr, "widgetd check: --types checks sources; it cannot be combined with --dist")
 			return exitUsage
 		}
-		if !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr, progressWriter(stderr, f.asJSON)) {
+		progress := progressWriter(stderr, f.asJSON)
+		if !generatedTypesFresh(ctx, f.root, f.widgetsDir, stderr, progress) || !typeCheck(ctx, "check", f.root, f.widgetsDir, stderr, progress) {
 			return exitError
 		}
 	}
@@ -95,7 +97,7 @@ func parseCheckFlags(args []string, stdout, stderr io.Writer) (f checkFlags, cod
 	fs.StringVar(&f.mcpURL, "mcp", "", "also audit the tools of the MCP server running at this streamable HTTP `URL` and cross-check its widget resources with the build")
 	fs.BoolVar(&f.asJSON, "json", false, "print the report as JSON")
 	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
-	fs.BoolVar(&f.types, "types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript)")
+	fs.BoolVar(&f.types, "types", false, "also type-check the sources with the project's tsc --noEmit (node_modules/typescript), after checking that each "+typesgen.FileName+" matches its server's tools")
 	fs.Int64Var(&f.opts.InlineBudget, "budget-inline", check.DefaultInlineBudget, "largest inline widget document in `bytes`")
 	fs.Int64Var(&f.opts.TransferBudget, "budget-transfer", check.DefaultTransferBudget, "largest compressed transfer per widget in `bytes`")
 	if code, ok := fs.parse(args); !ok {

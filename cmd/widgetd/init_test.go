@@ -205,6 +205,19 @@ func TestInitGoServer(t *testing.T) {
 	}
 	runOK(t, "check", "--dist", filepath.Join(clone, "dist"), "--strict")
 	runOK(t, "test", "--root", clone, "--no-screenshots")
+
+	// The server serves its tool list to types --from (gosdk.ServeTypes),
+	// built in its own module, which requires widgetd through a replace.
+	t.Chdir(clone)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	runOK(t, "types", "--from", ".")
+	generated, _ := filepath.Glob(filepath.Join("widgets", "*", "tools.gen.d.ts"))
+	if len(generated) != 1 {
+		t.Fatalf("types --from . wrote %v, want the widget's tools.gen.d.ts", generated)
+	}
+	if data, _ := os.ReadFile(generated[0]); !strings.Contains(string(data), "who to greet") || !strings.Contains(string(data), "--from example.com/greeter") {
+		t.Errorf("%s lacks the tool's input description or its source:\n%s", generated[0], data)
+	}
 }
 
 // gitCommitAll makes dir a git repository with everything not ignored in one

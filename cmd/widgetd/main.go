@@ -117,7 +117,7 @@ func commands() []command {
 		{"dev", "watch, rebuild and preview widgets under both hosts with live reload", runDev},
 		{"check", "audit widgets the way a store review would", runCheck},
 		{"test", "render every widget × fixture × host in headless Chromium and check it", runTest},
-		{"types", "write widgetd.d.ts so editors and tsc know the bridge API", runTypes},
+		{"types", "write widgetd.d.ts and, with --mcp/--from, each widget's tool types", runTypes},
 		{"version", "print the widgetd version", runVersion},
 		{"help", "show help for a command", nil},
 	}

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typesgen"
 )
 
 // typeCheck runs the project's tsc --noEmit for --types (build and check)
@@ -36,6 +39,38 @@ func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr, progre
 	}
 	if errs > 0 {
 		fmt.Fprintf(stderr, "widgetd %s --types: %d type error(s) (tsc --noEmit)\n", cmd, errs)
+		return false
+	}
+	return true
+}
+
+// generatedTypesFresh lists the tools again from the source each generated
+// tools.gen.d.ts records and reports whether every such file matches (no
+// generated files: fresh). A stale file is a file:1:1 error.
+func generatedTypesFresh(ctx context.Context, root, widgetsDir string, stderr, progress io.Writer) bool {
+	dir := widgetsDir
+	if dir == "" {
+		var err error
+		if dir, _, err = projectDirs(root); err != nil {
+			printError(stderr, err)
+			return false
+		}
+	}
+	existing, err := typesgen.Existing(dir)
+	if err != nil || len(existing) == 0 {
+		return err == nil
+	}
+	progressf(progress, "widgetd check --types: listing the tools again to compare %d %s file(s)…", len(existing), typesgen.FileName)
+	findings, err := typesgen.CheckFolder(ctx, dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "widgetd check --types: %v\n", err)
+		return false
+	}
+	for _, f := range findings {
+		fmt.Fprintln(stderr, bundler.Diagnostic{File: displaypath.Show(f.Path), Line: 1, Column: 1, Message: f.Message}.String())
+	}
+	if len(findings) > 0 {
+		fmt.Fprintf(stderr, "widgetd check --types: %d generated file(s) stale\n", len(findings))
 		return false
 	}
 	return true

@@ -10,6 +10,7 @@
 //
 //	go generate ./examples/mcpserver   # rebuild dist/ from widgets/
 //	go run ./examples/mcpserver --addr localhost:8000
+//	go run ./cmd/widgetd types --from ./examples/mcpserver  # widgets/*/tools.gen.d.ts
 //
 // MCP endpoint: http://localhost:8000/mcp; widget files: /widgets/.
 package main
@@ -63,6 +64,17 @@ func Dist() fs.FS {
 // /mcp, the widget files under /widgets/, and /healthz. ctx bounds the
 // start-up tool audit, which lists the tools over an in-memory session.
 func NewHandler(ctx context.Context, dist fs.FS, cfg Config) (http.Handler, *assets.Registry, error) {
+	s, reg, err := NewServer(ctx, dist, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newMux(s, reg), reg, nil
+}
+
+// NewServer loads dist and returns the MCP server with the widgets'
+// resources and one tool per widget, after auditing the tools as tools/list
+// sends them (ctx bounds that audit).
+func NewServer(ctx context.Context, dist fs.FS, cfg Config) (*mcp.Server, *assets.Registry, error) {
 	opts := []assets.Option{assets.WithBasePath("/widgets")}
 	if cfg.Logger != nil {
 		opts = append(opts, assets.WithLogger(cfg.Logger))
@@ -85,11 +97,16 @@ func NewHandler(ctx context.Context, dist fs.FS, cfg Config) (http.Handler, *ass
 	if err := auditTools(ctx, s, reg); err != nil {
 		return nil, nil, err
 	}
+	return s, reg, nil
+}
+
+// newMux serves s at /mcp, the widget files under /widgets/, and /healthz.
+func newMux(s *mcp.Server, reg *assets.Registry) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, nil))
 	mux.Handle("/widgets/", reg.Handler())
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { fmt.Fprintln(w, "ok") })
-	return mux, reg, nil
+	return mux
 }
 
 func main() {
@@ -107,10 +124,15 @@ func main() {
 func run(addr string, cfg Config) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	h, _, err := NewHandler(ctx, Dist(), cfg)
+	s, reg, err := NewServer(ctx, Dist(), cfg)
 	if err != nil {
 		return err
 	}
+	// Started by `widgetd types --from`: serve the tool list over stdio, no listening.
+	if served, err := gosdk.ServeTypes(ctx, s); served {
+		return err
+	}
+	h := newMux(s, reg)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
