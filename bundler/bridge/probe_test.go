@@ -40,6 +40,14 @@ func TestAppAdapterLateHost(t *testing.T) {
 	if len(p.HostLog("callTool")) != 1 {
 		t.Fatalf("App's call before the host answered did not go over window.openai: %v", r)
 	}
+	// updateModelContext has no window.openai call; the adapter takes
+	// OpenAI's documented fallback, setWidgetState({modelContent}).
+	p.Eval(W+`.app.updateModelContext({structuredContent: {picked: "Oslo"}}).then(() => 0)`, nil)
+	if set := p.HostLog("setWidgetState"); len(set) != 1 {
+		t.Errorf("App's updateModelContext over window.openai: setWidgetState calls %v, want one", set)
+	} else {
+		eq(t, "modelContent", set[0]["p"], map[string]any{"modelContent": map[string]any{"picked": "Oslo"}})
+	}
 
 	p.Eval(`reply("ui/initialize", `+lateInit+`)`, nil)
 	p.Wait(`rawLog.some(m => m.method == "ui/notifications/initialized")`)

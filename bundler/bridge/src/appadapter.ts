@@ -105,7 +105,7 @@ if (openai && hostWindow !== win) {
         answerWith(() => ({
           protocolVersion: params.protocolVersion || "2026-01-26",
           hostInfo: { name: "chatgpt", version: "window.openai" },
-          hostCapabilities: { serverTools: {}, openLinks: {}, message: { text: {} } },
+          hostCapabilities: { serverTools: {}, openLinks: {}, message: { text: {} }, updateModelContext: { text: {}, structuredContent: {} } },
           hostContext: widget.hostContext,
         }));
       } else if (method == "ui/notifications/initialized") {
@@ -116,6 +116,7 @@ if (openai && hostWindow !== win) {
       else if (method == "ui/message") answerWith(() => openai.sendFollowUpMessage({ prompt: textOf(params.content) }));
       else if (method == "ui/open-link") answerWith(() => (openai.openExternal({ href: params.url }), {}));
       else if (method == "ui/request-display-mode") answerWith(() => Promise.resolve(openai.requestDisplayMode({ mode: params.mode })).then((granted) => ({ mode: granted?.mode || params.mode })));
+      else if (method == "ui/update-model-context") answerWith(() => widget.updateModelContext(params).then(() => ({})));
       else if (method == "ui/notifications/size-changed") openai.notifyIntrinsicHeight?.(params.height);
       else if (method == "ui/notifications/request-teardown") openai.requestClose?.();
       else if (method == "ping") answerWith(() => ({}));
