@@ -7,22 +7,19 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/internal/browsertest"
 	"github.com/widgetd/widgetd/internal/s3test"
-	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 // cdnConf stands nginx in front of the bucket as CloudFront or Cloudflare
@@ -31,6 +28,7 @@ import (
 // Cloudflare's default), and the CORS headers come from the edge (a
 // CloudFront response headers policy, a Cloudflare transform rule).
 const cdnConf = `worker_processes 1;
+{{user}}
 pid {{prefix}}/nginx.pid;
 error_log {{prefix}}/error.log;
 events { worker_connections 64; }
@@ -66,47 +64,10 @@ http {
 // for the w/ prefix and its access log's path.
 func startCDN(t *testing.T, s *store) (base, accessLog string) {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("nginx not found and CI is set (apt-get install -y nginx): %v", err)
-			}
-			t.Skip("nginx not found (apt-get install -y nginx)")
-		}
-		bin = "/usr/sbin/nginx"
-	}
-	prefix := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	port := s3test.FreePort(t)
-	conf := strings.NewReplacer("{{prefix}}", prefix, "{{port}}", fmt.Sprint(port), "{{store}}", s.endpoint,
-		"{{bucket}}", s.bucket).Replace(cdnConf)
-	if os.Geteuid() == 0 {
-		conf = "user root;\n" + conf
-	}
-	cf := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "-p", prefix, "-c", cf, "-g", "daemon off;")
-	out := &syncbuf.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	// SIGTERM, not the default SIGKILL: the master then stops its workers,
-	// where a killed master would leave them running.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cancel(); <-exited })
-	s3test.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", port), exited, out)
-	return fmt.Sprintf("http://127.0.0.1:%d/w", port), filepath.Join(prefix, "access.log")
+	conf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{store}}", s.endpoint, "{{bucket}}", s.bucket).Replace(cdnConf)
+	n := nginxtest.Start(t, conf, port)
+	return fmt.Sprintf("http://127.0.0.1:%d/w", port), n.Path("access.log")
 }
 
 // fixture is the part of a widget's fixtures/default.json the test uses.

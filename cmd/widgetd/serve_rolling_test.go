@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
-	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -77,49 +76,10 @@ const nginxProxyRules = `      proxy_http_version 1.1;
 // and returns the URLs of its plain load balancer and of its caching one.
 func startNginxLB(t *testing.T, r1, r2 int) (lb, cached string) {
 	t.Helper()
-	bin, err := lookDaemon("nginx")
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("nginx not found and CI is set: the rolling-deploy test must run in CI (apt-get install -y nginx): %v", err)
-		}
-		t.Skipf("nginx not found (apt-get install -y nginx); skipping the rolling-deploy test locally")
-	}
-	prefix := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root;" // workers must reach the cache under t.TempDir()
-	}
 	lbPort, cachePort := freePort(t), freePort(t)
-	conf := strings.NewReplacer("{{user}}", user, "{{prefix}}", prefix, "{{r1}}", fmt.Sprint(r1), "{{r2}}", fmt.Sprint(r2),
+	conf := strings.NewReplacer("{{r1}}", fmt.Sprint(r1), "{{r2}}", fmt.Sprint(r2),
 		"{{lb}}", fmt.Sprint(lbPort), "{{cache}}", fmt.Sprint(cachePort), "{{proxy}}", nginxProxyRules).Replace(nginxLBConf)
-	cf := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "-p", prefix, "-c", cf, "-g", "daemon off;")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", cachePort), time.Second); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
-			t.Fatalf("nginx did not start: %s\n%s\n%s", out.String(), b, conf)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	nginxtest.Start(t, conf, lbPort, cachePort)
 	return fmt.Sprintf("http://127.0.0.1:%d", lbPort), fmt.Sprintf("http://127.0.0.1:%d", cachePort)
 }
 

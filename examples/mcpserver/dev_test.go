@@ -13,13 +13,13 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"
+	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
 	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -400,50 +400,12 @@ func startDevOnHello(t *testing.T, proxy bool) (*devUnderTest, editable) {
 // certificate's SPKI pin and an HTTP client that reaches publicDevHost.
 func startTLSProxy(t *testing.T, port int, backend string) (spki string, client *http.Client) {
 	t.Helper()
-	bin, err := exec.LookPath("nginx")
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/nginx"); serr != nil {
-			t.Fatalf("nginx not found (apt-get install -y nginx): %v", err)
-		}
-		bin = "/usr/sbin/nginx"
-	}
-	prefix := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	spki, pool := writeCert(t, prefix)
-	user := ""
-	if os.Geteuid() == 0 {
-		user = "user root;"
-	}
-	conf := strings.NewReplacer("{{user}}", user, "{{prefix}}", prefix, "{{port}}", fmt.Sprint(port),
+	certDir := t.TempDir()
+	spki, pool := writeCert(t, certDir)
+	conf := strings.NewReplacer("{{certs}}", certDir, "{{port}}", fmt.Sprint(port),
 		"{{host}}", publicDevHost, "{{backend}}", backend).Replace(devProxyConf)
-	cf := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "-p", prefix, "-c", cf, "-g", "daemon off;")
-	var out syncbuf.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cancel(); _ = cmd.Wait() })
+	nginxtest.Start(t, conf, port)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	for deadline := time.Now().Add(20 * time.Second); ; {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			b, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
-			t.Fatalf("nginx did not start: %s\n%s", out.String(), b)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 	dial := &net.Dialer{Timeout: 5 * time.Second}
 	client = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: pool},
@@ -472,8 +434,8 @@ http {
   server {
     listen 127.0.0.1:{{port}} ssl;
     server_name {{host}};
-    ssl_certificate {{prefix}}/cert.pem;
-    ssl_certificate_key {{prefix}}/key.pem;
+    ssl_certificate {{certs}}/cert.pem;
+    ssl_certificate_key {{certs}}/key.pem;
     location / {
       proxy_pass http://{{backend}};
       proxy_http_version 1.1;
