@@ -46,8 +46,17 @@ func TestServeTypes(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("serveTypesOn at the end of input: %v", err)
 	}
-	tools, _ := answers[1]["result"].(map[string]any)["tools"].([]any)
+	// mcp-go handles stdio requests concurrently: the answers may come in
+	// either order, so find tools/list's by its id.
+	var list map[string]any
+	for _, a := range answers {
+		if a["id"] == 2.0 {
+			list = a
+		}
+	}
+	result, _ := list["result"].(map[string]any)
+	tools, _ := result["tools"].([]any)
 	if len(tools) != 1 || tools[0].(map[string]any)["name"] != "t" {
-		t.Errorf("tools/list answered %v", answers[1])
+		t.Errorf("tools/list answered %v (answers %v)", list, answers)
 	}
 }
