@@ -19,7 +19,7 @@ import (
 // showed, less the time its thread was stalled (as bundler/bridge
 // testdata/matrix/firstrender.ts measures, so a loaded CPU does not count).
 var appClassWidget = map[string]string{
-	"widget.json": `{"title": "App class widget"}`,
+	"widget.json": `{"title": "App class widget", "domain": "https://widgets.example.com"}`,
 	"index.html": `<!doctype html><html><head><meta charset="utf-8"><title>app</title></head>
 <body><pre id="output">waiting</pre><pre id="host"></pre><pre id="first"></pre>
 <script type="module" src="./main.ts"></script></body></html>`,
@@ -82,7 +82,8 @@ func startAppClassDev(t *testing.T) *devServer {
 // TestPreviewHosts opens the App-class widget under each preview host (and
 // the old name "mcp") and checks what each host is: who answers
 // ui/initialize with which hostInfo and display modes, whether the frame
-// is loaded with window.openai, and that the widget renders the tool result.
+// is loaded with window.openai, that only Claude notes a foreign ui.domain,
+// and that the widget renders the tool result.
 func TestPreviewHosts(t *testing.T) {
 	d := startAppClassDev(t)
 	for _, c := range []struct {
@@ -126,6 +127,12 @@ func TestPreviewHosts(t *testing.T) {
 					t.Errorf("%s answered ui/initialize as %q (%v)", c.query, answered, err)
 				}
 				return
+			}
+			// Claude renders nothing for a ui.domain not its hash domain; the
+			// preview notes it (widgetd's assets handler rewrites it for Claude).
+			var domainNote bool
+			if err := p.eval(`widgetdDev.log.some(e => e.kind === "ui.domain (Claude)" && e.data.includes("claudemcpcontent.com"))`, &domainNote); err != nil || domainNote != (c.host == HostClaude) {
+				t.Errorf("Claude ui.domain note %v (%v), want %v", domainNote, err, c.host == HostClaude)
 			}
 			text := p.waitFrameText(`result {"temp":3}`, 30*time.Second)
 			p.waitFrameText("host: "+c.answers+" modes: "+c.modes, 10*time.Second)

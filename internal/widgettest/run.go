@@ -186,7 +186,7 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 			rep.Failed++
 		}
 	}
-	if len(opts.Widgets) == 0 && !opts.NoScreenshots {
+	if len(opts.Widgets) == 0 && !opts.NoScreenshots && containsAll(opts.Hosts, Hosts) {
 		rep.Stale = staleBaselines(plans, opts.Hosts, opts.Update)
 		for _, f := range rep.Stale {
 			if opts.Update {
@@ -409,4 +409,14 @@ func hostSuffix(file string) string {
 		return ""
 	}
 	return base[i:] + ".png"
+}
+
+// containsAll reports whether every one of want is in have.
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

@@ -84,10 +84,13 @@ func wantFailure(t *testing.T, c Case, substr string) {
 // TestFailures: each way a widget can fail is caught, under both hosts,
 // while a good widget in the same run passes.
 func TestFailures(t *testing.T) {
+	// The good widget replaces only its own result: on chatgpt the result
+	// arrives twice (window.openai's toolOutput at load, then ui/*), and the
+	// lookup answer may land in between.
 	root, widgets := project(t, map[string]string{
 		"good/widget.json": `{}`,
 		"good/index.ts": `import { widget } from "widgetd";
-widget.onToolResult((r) => { document.body.innerHTML = "<p id=ok>" + (r.structuredContent as any).word + "</p>"; });
+widget.onToolResult((r) => { document.getElementById("ok")?.remove(); document.body.insertAdjacentHTML("afterbegin", "<p id=ok>" + (r.structuredContent as any).word + "</p>"); });
 widget.callTool("lookup", { id: 7, verbose: true }).then((r) => { document.body.insertAdjacentHTML("beforeend", "<i>" + (r.structuredContent as any).answer + "</i>"); });`,
 		"good/fixtures/default.json": `{"toolResult":{"structuredContent":{"word":"apple"}},
   "callTool":{"lookup":{"structuredContent":{"answer":"forty-two"}}},

@@ -493,7 +493,9 @@ function previewPage(name: string) {
     }
     if (host === "claude") {
       const problem = claudeDomainProblem(w.meta?.ui?.domain);
-      if (problem) logEntry("err", "ui.domain", problem);
+      // A note, not an error: widgetd's assets handler sends Claude the hash
+      // domain, so only a server bypassing it hits this.
+      if (problem) logEntry("host", "ui.domain (Claude)", problem);
     }
     const b = new AppBridge(null, profile.hostInfo, profile.capabilities(w.meta?.ui?.csp, w.meta?.ui?.permissions), { hostContext: hostContext() });
     b.oncalltool = async (p) => {
