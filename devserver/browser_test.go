@@ -94,7 +94,7 @@ func TestLiveReload(t *testing.T) {
 			word := "Forecast for " + host
 			d.edit(t, "weather/src/App.tsx", func(s string) string {
 				if strings.Contains(s, "Forecast for ") {
-					return regexp.MustCompile(`Forecast for \w+`).ReplaceAllString(s, word)
+					return regexp.MustCompile(`Forecast for [\w-]+`).ReplaceAllString(s, word)
 				}
 				return strings.Replace(s, `{forecast.city ?? "Unknown city"}`, word+` {forecast.city ?? "Unknown city"}`, 1)
 			})
