@@ -3,6 +3,7 @@ package devserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,11 +228,18 @@ func TestCSPViolationReported(t *testing.T) {
 // flagged and blocks sending.
 func TestHostControls(t *testing.T) {
 	d := startDev(t, nil)
-	for _, c := range []struct{ host, want string }{
-		// The MCP host sends the theme with the spec's style variables; the
-		// ChatGPT host, like ChatGPT, only the globals that changed.
-		{"mcp-apps", `out ui/notifications/host-context-changed {"theme":"dark","background":"#18181b","fonts":true}`},
-		{"chatgpt-legacy", `out openai:set_globals {"theme":"dark"}`},
+	const uiTheme = `out ui/notifications/host-context-changed {"theme":"dark","background":"#18181b","fonts":true}`
+	const openaiTheme = `out openai:set_globals {"theme":"dark"}`
+	for _, c := range []struct {
+		host  string
+		wants []string
+	}{
+		// The AppBridge hosts send the theme with the spec's style variables;
+		// window.openai, like ChatGPT, only the globals that changed; today's
+		// ChatGPT both.
+		{"mcp-apps", []string{uiTheme}},
+		{"chatgpt-legacy", []string{openaiTheme}},
+		{"chatgpt", []string{uiTheme, openaiTheme}},
 	} {
 		t.Run(c.host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/hello?host="+c.host)
@@ -243,12 +251,12 @@ func TestHostControls(t *testing.T) {
 			p.waitFor("the theme change in the message log", 10*time.Second, func() string {
 				var entries []string
 				_ = p.eval(`widgetdDev.log.map(e => e.dir + " " + e.kind + " " + JSON.stringify(e.kind === "ui/notifications/host-context-changed" ? {theme: e.data.params.theme, background: e.data.params.styles?.variables?.["--color-background-primary"], fonts: !!e.data.params.styles?.css?.fonts} : e.data))`, &entries)
-				for _, e := range entries {
-					if e == c.want {
-						return ""
+				for _, want := range c.wants {
+					if !slices.Contains(entries, want) {
+						return fmt.Sprintf("log lacks %q: %q", want, entries)
 					}
 				}
-				return fmt.Sprintf("log: %q", entries)
+				return ""
 			})
 			var st struct {
 				Disabled bool   `json:"disabled"`

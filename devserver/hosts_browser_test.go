@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -170,4 +171,49 @@ func TestAppClassRendersOnChatGPT(t *testing.T) {
 		}
 	}
 	t.Errorf("an App-class widget waited over %d ms on the chatgpt host on each page: %s", chatgptRenderBound, strings.Join(tries, ", "))
+}
+
+// TestNoCSPToggle turns on "no CSP (as ChatGPT developer mode)" for a widget
+// that fetches an undeclared origin: the frame is reloaded without the CSP,
+// no violation is reported, and the note says what that hides; turned off,
+// the violation is back.
+func TestNoCSPToggle(t *testing.T) {
+	d := startDev(t, nil)
+	d.edit(t, "hello/index.ts", func(s string) string {
+		return s + "\nfetch(\"https://api.example.com/v1/data\").catch(() => {});\n"
+	})
+	d.nextBuild(t, 30*time.Second)
+	p := openPage(t, d.PreviewURL()+"preview/hello?host=chatgpt&csp=none")
+	p.waitFrameText("Hello, Ada!", 30*time.Second)
+	var st struct {
+		Checked bool
+		Note    string
+		Src     string
+	}
+	state := `({Checked: document.getElementById("no-csp").checked, Note: document.getElementById("no-csp-note").hidden ? "" : document.getElementById("no-csp-note").textContent, Src: document.getElementById("widget-frame").src})`
+	if err := p.eval(state, &st); err != nil {
+		t.Fatal(err)
+	}
+	if !st.Checked || !strings.Contains(st.Note, "blocked after submission") || !strings.Contains(st.Src, "&csp=none") {
+		t.Errorf("with ?csp=none: %+v", st)
+	}
+	time.Sleep(time.Second) // a violation would have been reported by now
+	var n int
+	if err := p.eval(`widgetdDev.violations.length`, &n); err != nil || n != 0 {
+		t.Errorf("violations without a CSP: %d (%v)", n, err)
+	}
+	if err := p.eval(`(() => { const c = document.getElementById("no-csp"); c.checked = false; c.dispatchEvent(new Event("change")); return true })()`, new(bool)); err != nil {
+		t.Fatal(err)
+	}
+	p.waitFor("the connect-src violation under the strict CSP", 20*time.Second, func() string {
+		var origins []string
+		_ = p.eval(`widgetdDev.violations.map(v => v.origin)`, &origins)
+		if !slices.Contains(origins, "https://api.example.com") {
+			return fmt.Sprintf("violations %v", origins)
+		}
+		return ""
+	})
+	if err := p.eval(state, &st); err != nil || st.Note != "" || strings.Contains(st.Src, "csp=none") {
+		t.Errorf("after turning it off: %+v (%v)", st, err)
+	}
 }
