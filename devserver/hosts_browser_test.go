@@ -82,7 +82,7 @@ func startAppClassDev(t *testing.T) *devServer {
 
 // TestPreviewHosts opens the App-class widget under each preview host (and
 // the old name "mcp") and checks what each host is: who answers
-// ui/initialize with which hostInfo and display modes, whether the frame
+// ui/initialize with which hostInfo, display modes and palette, whether the frame
 // is loaded with window.openai, that only Claude notes a foreign ui.domain,
 // and that the widget renders the tool result.
 func TestPreviewHosts(t *testing.T) {
@@ -92,12 +92,13 @@ func TestPreviewHosts(t *testing.T) {
 		answers     string // hostInfo.name of the ui/initialize answer; "" for none
 		openai      bool   // the frame is loaded with the window.openai shim
 		modes       string
+		background  string // --color-background-secondary of the light theme
 	}{
-		{"mcp-apps", HostMCPApps, "widgetd-dev", false, "inline,pip,fullscreen"},
-		{"mcp", HostMCPApps, "widgetd-dev", false, "inline,pip,fullscreen"},
-		{"chatgpt", HostChatGPT, "chatgpt", true, "inline,pip,fullscreen"},
-		{"claude", HostClaude, "Claude", false, "inline,fullscreen"},
-		{"chatgpt-legacy", HostChatGPTLegacy, "", true, ""},
+		{"mcp-apps", HostMCPApps, "widgetd-dev", false, "inline,pip,fullscreen", "#f4f4f5"},
+		{"mcp", HostMCPApps, "widgetd-dev", false, "inline,pip,fullscreen", "#f4f4f5"},
+		{"chatgpt", HostChatGPT, "chatgpt", true, "inline,pip,fullscreen", "#f4f4f5"},
+		{"claude", HostClaude, "Claude", false, "inline,fullscreen", "#f5f4ed"},
+		{"chatgpt-legacy", HostChatGPTLegacy, "", true, "", ""},
 	} {
 		t.Run(c.query, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/app?host="+c.query)
@@ -139,6 +140,11 @@ func TestPreviewHosts(t *testing.T) {
 			p.waitFrameText("host: "+c.answers+" modes: "+c.modes, 10*time.Second)
 			if err := p.eval(answer, &answered); err != nil || answered != c.answers {
 				t.Errorf("ui/initialize answered with hostInfo.name %q (%v), want %q; frame: %q", answered, err, c.answers, text)
+			}
+			var background string
+			bg := `widgetdDev.log.find(e => e.dir === "out" && e.data?.result?.hostInfo).data.result.hostContext.styles.variables["--color-background-secondary"]`
+			if err := p.eval(bg, &background); err != nil || background != c.background {
+				t.Errorf("host context --color-background-secondary %q (%v), want %q", background, err, c.background)
 			}
 		})
 	}

@@ -12,6 +12,7 @@
 //    iframe for a ui.domain other than sha256(connector URL)[:32] under
 //    claudemcpcontent.com (chatgpt-apps.md §0.5, mcp-apps.md §2).
 import type { McpUiHostCapabilities, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { StyleOverrides } from "./styles";
 
 export type HostName = "mcp-apps" | "chatgpt" | "chatgpt-legacy" | "claude";
 
@@ -25,6 +26,8 @@ export interface HostProfile {
   hostInfo: { name: string; version: string };
   /** Display modes the host offers (availableDisplayModes). */
   displayModes: McpUiDisplayMode[];
+  /** Style variables the host sends differently from the generic host. */
+  styles?: StyleOverrides;
   /** The ui/initialize hostCapabilities for a widget's csp and permissions. */
   capabilities(csp: unknown, permissions: unknown): McpUiHostCapabilities;
 }
@@ -49,6 +52,36 @@ const generic = (version: string): HostProfile => ({
     sandbox: { csp: (csp ?? {}) as any, permissions: (permissions ?? {}) as any },
   }),
 });
+
+/**
+ * claudeStyles: Claude's warm palette and larger radii, the variables where
+ * its host context differs most visibly from the generic one (as observed in
+ * production and recorded by sunpeak's Claude host, 2026-05).
+ */
+const claudeStyles: StyleOverrides = {
+  light: {
+    "--color-background-primary": "#ffffff",
+    "--color-background-secondary": "#f5f4ed",
+    "--color-background-tertiary": "#faf9f5",
+    "--color-text-primary": "#141413",
+    "--color-text-secondary": "#3d3d3a",
+    "--color-text-tertiary": "#73726c",
+    "--border-radius-md": "8px",
+    "--border-radius-lg": "10px",
+    "--border-width-regular": "0.5px",
+  },
+  dark: {
+    "--color-background-primary": "#30302e",
+    "--color-background-secondary": "#262624",
+    "--color-background-tertiary": "#141413",
+    "--color-text-primary": "#faf9f5",
+    "--color-text-secondary": "#c2c0b6",
+    "--color-text-tertiary": "#9c9a92",
+    "--border-radius-md": "8px",
+    "--border-radius-lg": "10px",
+    "--border-width-regular": "0.5px",
+  },
+};
 
 /** hostProfile returns the profile of a host name (aliases allowed); unknown names get mcp-apps. */
 export function hostProfile(name: string | null, version: string): HostProfile {
@@ -78,6 +111,7 @@ export function hostProfile(name: string | null, version: string): HostProfile {
         name: "claude",
         hostInfo: { name: "Claude", version: "1.0.0" },
         displayModes: ["inline", "fullscreen"],
+        styles: claudeStyles,
         capabilities: (csp) => ({
           openLinks: {},
           downloadFile: {},

@@ -350,12 +350,13 @@ function previewPage(name: string) {
   const mode = () => modeSel.value as McpUiDisplayMode;
 
   function hostContext(): McpUiHostContext {
+    const profile = hostProfile(hostSel.value, cfg.version);
     return {
       theme: themeSel.value as "light" | "dark",
-      styles: hostStyles(themeSel.value === "dark" ? "dark" : "light"),
+      styles: hostStyles(themeSel.value === "dark" ? "dark" : "light", profile.styles),
       platform: "web",
       displayMode: mode(),
-      availableDisplayModes: hostProfile(hostSel.value, cfg.version).displayModes,
+      availableDisplayModes: profile.displayModes,
       containerDimensions: mode() === "fullscreen" ? { height: stage.clientHeight, width: stage.clientWidth } : { maxHeight: maxHeight(), width: wrap.clientWidth || 600 },
       locale: localeIn.value || "en-US",
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
