@@ -3,6 +3,7 @@ package devserver
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,12 +17,14 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 	cases := []struct {
 		widget, host, want string
 	}{
-		{"hello", "mcp", "Hello, Ada!"},
+		{"hello", "mcp-apps", "Hello, Ada!"},
 		{"hello", "chatgpt", "Hello, Ada!"},
-		{"weather", "mcp", "Sunny spells"},
-		{"weather", "chatgpt", "Sunny spells"},
-		{"get-time", "mcp", "2026-01-02T03:04:05Z"},
-		{"get-time", "chatgpt", "2026-01-02T03:04:05Z"},
+		{"hello", "claude", "Hello, Ada!"},
+		{"hello", "chatgpt-legacy", "Hello, Ada!"},
+		{"weather", "mcp-apps", "Sunny spells"},
+		{"weather", "chatgpt-legacy", "Sunny spells"},
+		{"get-time", "mcp-apps", "2026-01-02T03:04:05Z"},
+		{"get-time", "chatgpt-legacy", "2026-01-02T03:04:05Z"},
 	}
 	for _, c := range cases {
 		t.Run(c.widget+"/"+c.host, func(t *testing.T) {
@@ -36,7 +39,7 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			joined := strings.Join(kinds, "\n")
-			if c.host == "mcp" {
+			if c.host != "chatgpt-legacy" {
 				// The real AppBridge handshake happened, then the data went out.
 				for _, want := range []string{"in ui/initialize", "out ui/notifications/tool-input", "out ui/notifications/tool-result", "in ui/notifications/initialized"} {
 					if !strings.Contains(joined, want) {
@@ -44,7 +47,7 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 					}
 				}
 			} else if strings.Contains(joined, "ui/initialize") {
-				t.Errorf("ChatGPT host spoke MCP Apps:\n%s", joined)
+				t.Errorf("ChatGPT legacy host spoke MCP Apps:\n%s", joined)
 			}
 			var violations []any
 			_ = p.eval(`widgetdDev.violations`, &violations)
@@ -59,7 +62,7 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 // preview's editable response under both hosts and logged.
 func TestWidgetCallTool(t *testing.T) {
 	d := startDev(t, nil)
-	for _, host := range []string{"mcp", "chatgpt"} {
+	for _, host := range []string{"mcp-apps", "chatgpt-legacy", "chatgpt"} {
 		t.Run(host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/get-time?host="+host)
 			p.waitFrameText("2026-01-02T03:04:05Z", 30*time.Second)
@@ -68,7 +71,7 @@ func TestWidgetCallTool(t *testing.T) {
 			var kinds []string
 			_ = p.eval(`widgetdDev.log.map(e => e.dir + " " + e.kind)`, &kinds)
 			want := "in tools/call"
-			if host == "chatgpt" {
+			if host == "chatgpt-legacy" {
 				want = "in window.openai.callTool"
 			}
 			if !strings.Contains(strings.Join(kinds, "\n"), want) {
@@ -82,7 +85,7 @@ func TestWidgetCallTool(t *testing.T) {
 // the widget with the new content, without reloading the page.
 func TestLiveReload(t *testing.T) {
 	d := startDev(t, nil)
-	for _, host := range []string{"mcp", "chatgpt"} {
+	for _, host := range []string{"mcp-apps", "chatgpt-legacy"} {
 		t.Run(host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/weather?host="+host)
 			p.waitFrameText("Oslo", 30*time.Second)
@@ -92,7 +95,7 @@ func TestLiveReload(t *testing.T) {
 			word := "Forecast for " + host
 			d.edit(t, "weather/src/App.tsx", func(s string) string {
 				if strings.Contains(s, "Forecast for ") {
-					return regexp.MustCompile(`Forecast for \w+`).ReplaceAllString(s, word)
+					return regexp.MustCompile(`Forecast for [\w-]+`).ReplaceAllString(s, word)
 				}
 				return strings.Replace(s, `{forecast.city ?? "Unknown city"}`, word+` {forecast.city ?? "Unknown city"}`, 1)
 			})
@@ -180,7 +183,7 @@ func TestCSPViolationReported(t *testing.T) {
 			"const probe = new Image();\nprobe.src = \"https://img.example.com/pic.png\";\n"
 	})
 	d.nextBuild(t, 30*time.Second)
-	for _, host := range []string{"mcp", "chatgpt"} {
+	for _, host := range []string{"mcp-apps", "chatgpt-legacy"} {
 		t.Run(host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/hello?host="+host)
 			p.waitFrameText("Hello, Ada!", 30*time.Second)
@@ -225,11 +228,18 @@ func TestCSPViolationReported(t *testing.T) {
 // flagged and blocks sending.
 func TestHostControls(t *testing.T) {
 	d := startDev(t, nil)
-	for _, c := range []struct{ host, want string }{
-		// The MCP host sends the theme with the spec's style variables; the
-		// ChatGPT host, like ChatGPT, only the globals that changed.
-		{"mcp", `out ui/notifications/host-context-changed {"theme":"dark","background":"#18181b","fonts":true}`},
-		{"chatgpt", `out openai:set_globals {"theme":"dark"}`},
+	const uiTheme = `out ui/notifications/host-context-changed {"theme":"dark","background":"#18181b","fonts":true}`
+	const openaiTheme = `out openai:set_globals {"theme":"dark"}`
+	for _, c := range []struct {
+		host  string
+		wants []string
+	}{
+		// The AppBridge hosts send the theme with the spec's style variables;
+		// window.openai, like ChatGPT, only the globals that changed; today's
+		// ChatGPT both.
+		{"mcp-apps", []string{uiTheme}},
+		{"chatgpt-legacy", []string{openaiTheme}},
+		{"chatgpt", []string{uiTheme, openaiTheme}},
 	} {
 		t.Run(c.host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/hello?host="+c.host)
@@ -241,12 +251,12 @@ func TestHostControls(t *testing.T) {
 			p.waitFor("the theme change in the message log", 10*time.Second, func() string {
 				var entries []string
 				_ = p.eval(`widgetdDev.log.map(e => e.dir + " " + e.kind + " " + JSON.stringify(e.kind === "ui/notifications/host-context-changed" ? {theme: e.data.params.theme, background: e.data.params.styles?.variables?.["--color-background-primary"], fonts: !!e.data.params.styles?.css?.fonts} : e.data))`, &entries)
-				for _, e := range entries {
-					if e == c.want {
-						return ""
+				for _, want := range c.wants {
+					if !slices.Contains(entries, want) {
+						return fmt.Sprintf("log lacks %q: %q", want, entries)
 					}
 				}
-				return fmt.Sprintf("log: %q", entries)
+				return ""
 			})
 			var st struct {
 				Disabled bool   `json:"disabled"`

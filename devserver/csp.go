@@ -13,7 +13,7 @@ import (
 type Violation struct {
 	// Widget is the widget's name.
 	Widget string `json:"widget"`
-	// Host is the preview's host mode ("mcp" or "chatgpt").
+	// Host is the preview's host (PreviewHosts: "mcp-apps", "chatgpt", ...).
 	Host string `json:"host,omitempty"`
 	// Directive is the effective directive, e.g. "connect-src" or "img-src".
 	Directive string `json:"directive"`

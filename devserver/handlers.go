@@ -391,12 +391,15 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 		}
 		doc := out.Files[wd.HTML]
 		scripts := []string{reporterScript}
-		if r.URL.Query().Get("host") == "chatgpt" {
+		if HostHasOpenAI(r.URL.Query().Get("host")) {
 			scripts = append(scripts, openaiScript)
 		}
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
-		h.Set("Content-Security-Policy", wd.CSP)
+		// csp=none emulates ChatGPT's developer mode, which applies no CSP.
+		if r.URL.Query().Get("csp") != "none" {
+			h.Set("Content-Security-Policy", wd.CSP)
+		}
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
 		_, _ = w.Write(injectScripts(doc, scripts...))

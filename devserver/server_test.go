@@ -65,8 +65,8 @@ func get(t *testing.T, u string, hdr map[string]string) (*http.Response, string)
 
 // TestSandboxServesSpecCSP checks the sandbox origin: each widget document
 // with exactly the CSP header cspgen built (dev origin added, nothing
-// loosened), the reporter first, window.openai only for the ChatGPT host,
-// and nothing else on that origin.
+// loosened), the reporter first, window.openai only for the two ChatGPT
+// hosts, no CSP header only with csp=none, and nothing else on that origin.
 func TestSandboxServesSpecCSP(t *testing.T) {
 	d := startDev(t, nil)
 	st := d.State()
@@ -98,9 +98,19 @@ func TestSandboxServesSpecCSP(t *testing.T) {
 			if strings.Contains(body, "window.openai=o") {
 				t.Errorf("MCP host document carries the window.openai shim")
 			}
-			_, body = get(t, d.SandboxURL()+"/widget/"+w.Name+"?host=chatgpt", nil)
-			if !strings.Contains(body, "window.openai=o") {
-				t.Errorf("ChatGPT host document lacks window.openai")
+			for _, h := range []struct {
+				query  string
+				openai bool
+			}{{"host=chatgpt", true}, {"host=chatgpt-legacy", true}, {"host=mcp-apps", false}, {"host=mcp", false}, {"host=claude", false}} {
+				_, body = get(t, d.SandboxURL()+"/widget/"+w.Name+"?"+h.query, nil)
+				if got := strings.Contains(body, "window.openai=o"); got != h.openai {
+					t.Errorf("%s: window.openai shim %v, want %v", h.query, got, h.openai)
+				}
+			}
+			// ChatGPT's developer mode applies no CSP; the toggle drops only the header.
+			res, nocsp := get(t, d.SandboxURL()+"/widget/"+w.Name+"?host=chatgpt&csp=none", nil)
+			if res.Header.Get("Content-Security-Policy") != "" || !strings.Contains(nocsp, "securitypolicyviolation") || !strings.Contains(nocsp, "window.openai=o") {
+				t.Errorf("csp=none: CSP header %q, reporter and shim present %v", res.Header.Get("Content-Security-Policy"), strings.Contains(nocsp, "window.openai=o"))
 			}
 		})
 	}

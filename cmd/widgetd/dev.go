@@ -20,7 +20,8 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("dev", "",
 		"Watches the widgets, rebuilds them in memory on every change (dist/ is not written),\n"+
 			"and serves a preview of each widget under its strict spec CSP, as an MCP Apps host\n"+
-			"(the real AppBridge) or as ChatGPT (window.openai), with live reload, a build-error\n"+
+			"(the real AppBridge), ChatGPT (ui/* + window.openai, or legacy window.openai only)\n"+
+			"or Claude, with live reload, a build-error\n"+
 			"overlay and CSP-violation reports. See docs/dev.md.\n", stdout, stderr)
 	var opts devserver.Options
 	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/internal/atomicfile"
 	"github.com/widgetd/widgetd/internal/widgettest"
 )
@@ -19,18 +20,19 @@ const exitNoBrowser = 3
 // runTest renders every widget × fixture × host in headless Chromium.
 func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("test", "",
-		"Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (the real\n"+
-			"MCP Apps AppBridge host, and ChatGPT's window.openai) in headless Chromium, and\n"+
+		"Renders every widget × fixture (widgets/<name>/fixtures/*.json) × host (by\n"+
+			"default mcp-apps, the real AppBridge, and chatgpt, ui/* plus window.openai;\n"+
+			"--host adds chatgpt-legacy, window.openai only, and claude) in headless Chromium, and\n"+
 			"fails on an uncaught error, a CSP violation, a missing handshake, an unmet\n"+
 			"expectation of the fixture, or a screenshot that differs from its baseline\n"+
-			"(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png; a missing baseline is\n"+
-			"written). Exit 1 when a case fails, 3 when no Chromium is found.\n", stdout, stderr)
+			"(widgets/<name>/fixtures/screenshots/<fixture>.<host>.png, mcp-apps as .mcp.png;\n"+
+			"a missing baseline is written). Exit 1 when a case fails, 3 when no Chromium is found.\n", stdout, stderr)
 	var opts widgettest.Options
 	var asJSON bool
 	var junit, hosts, widgets string
 	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
 	fs.StringVar(&opts.Chrome, "chrome", "", "Chromium or Chrome `binary` (default: $CHROME_PATH, else chromium, google-chrome… on PATH)")
-	fs.StringVar(&hosts, "host", "", "only these `hosts`, comma-separated: mcp, chatgpt (default: both)")
+	fs.StringVar(&hosts, "host", "", "these `hosts`, comma-separated: mcp-apps (alias mcp), chatgpt, chatgpt-legacy, claude (default: mcp-apps,chatgpt)")
 	fs.StringVar(&widgets, "widget", "", "only these `widgets`, comma-separated (default: all)")
 	fs.BoolVar(&opts.Update, "update", false, "accept this run's screenshots as the new baselines")
 	fs.BoolVar(&opts.NoScreenshots, "no-screenshots", false, "skip the screenshot comparison")
@@ -43,8 +45,8 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	opts.Hosts = splitList(hosts)
 	for _, h := range opts.Hosts {
-		if h != "mcp" && h != "chatgpt" {
-			fmt.Fprintf(stderr, "widgetd test: --host %q: hosts are mcp and chatgpt\n", h)
+		if _, ok := devserver.CanonicalHost(h); !ok {
+			fmt.Fprintf(stderr, "widgetd test: --host %q: hosts are %s (mcp is mcp-apps)\n", h, strings.Join(devserver.PreviewHosts(), ", "))
 			return exitUsage
 		}
 	}

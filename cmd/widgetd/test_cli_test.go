@@ -31,7 +31,7 @@ func TestTestCLI(t *testing.T) {
 	if !strings.Contains(rep.Pinned, "DejaVu Sans Mono") || !strings.Contains(rep.Pinned, "device scale factor 1") {
 		t.Errorf("report does not say what is pinned: %q", rep.Pinned)
 	}
-	if rep.Passed != 2 || rep.Failed != 0 || rep.Cases[0].Host != "mcp" || rep.Cases[0].Widget != "hello" ||
+	if rep.Passed != 2 || rep.Failed != 0 || rep.Cases[0].Host != "mcp-apps" || rep.Cases[0].Widget != "hello" ||
 		!strings.HasSuffix(rep.Cases[0].Baseline, filepath.Join("hello", "fixtures", "screenshots", rep.Cases[0].Fixture+".mcp.png")) {
 		t.Errorf("report %+v", rep)
 	}
@@ -48,8 +48,25 @@ func TestTestCLI(t *testing.T) {
 			} `xml:"testcase"`
 		} `xml:"testsuite"`
 	}
-	if err := xml.Unmarshal(data, &doc); err != nil || doc.Tests != 2 || doc.Suites[0].Name != "hello" || doc.Suites[0].Cases[0].Name != "default@mcp" {
+	if err := xml.Unmarshal(data, &doc); err != nil || doc.Tests != 2 || doc.Suites[0].Name != "hello" || doc.Suites[0].Cases[0].Name != "default@mcp-apps" {
 		t.Errorf("--junit %v:\n%s", err, data)
+	}
+
+	// Claude and ChatGPT legacy, which the default run leaves out: the
+	// example renders under both (no baselines are committed for them).
+	code, out, errs = runCLI(t, "test", "--root", "../..", "--widget", "hello", "--host", "claude,chatgpt-legacy", "--no-screenshots", "--json")
+	rep.Cases = nil
+	if err := json.Unmarshal([]byte(out), &rep); code != exitOK || err != nil {
+		t.Fatalf("--host claude,chatgpt-legacy: exit %d, %v\n%s%s", code, err, out, errs)
+	}
+	hosts := map[string]int{}
+	for _, c := range rep.Cases {
+		if c.Passed {
+			hosts[c.Host]++
+		}
+	}
+	if hosts["claude"] != 2 || hosts["chatgpt-legacy"] != 2 || len(rep.Cases) != 4 {
+		t.Errorf("--host claude,chatgpt-legacy: passed per host %v of %+v", hosts, rep.Cases)
 	}
 
 	for _, tc := range []struct {
@@ -58,7 +75,7 @@ func TestTestCLI(t *testing.T) {
 		want string
 	}{
 		{[]string{"test", "--root", "../..", "--chrome", "/nonexistent/chromium"}, exitNoBrowser, "no Chromium found"},
-		{[]string{"test", "--root", "../..", "--host", "claude"}, exitUsage, `--host "claude": hosts are mcp and chatgpt`},
+		{[]string{"test", "--root", "../..", "--host", "gemini"}, exitUsage, `--host "gemini": hosts are mcp-apps, chatgpt, chatgpt-legacy, claude (mcp is mcp-apps)`},
 		{[]string{"test", "--root", "../..", "--widget", "nope", "--chrome", "/usr/bin/chromium"}, exitError, "no widget named nope"},
 		{[]string{"test", "--root", writeProject(t, map[string]string{"widgets/w/widget.json": `{"titel": "x"}`, "widgets/w/index.ts": ``})}, exitError, `unknown field "titel"`},
 	} {
@@ -91,7 +108,7 @@ func TestUninstalledTemplate(t *testing.T) {
 	if code != exitError {
 		t.Errorf("test: exit %d, want %d (the react widget does not build)", code, exitError)
 	}
-	for _, w := range []string{"ok   plain/default@mcp", "FAIL hello/build@all", want, "1 failed"} {
+	for _, w := range []string{"ok   plain/default@mcp-apps", "FAIL hello/build@all", want, "1 failed"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("test output lacks %q", w)
 		}

@@ -148,22 +148,24 @@ func eval(ctx context.Context, expr string, out any) error {
 }
 
 // waitHandshake waits for the host to be connected to the widget: the
-// ui/initialize handshake (MCP Apps host) or the widget document loaded
-// with window.openai (ChatGPT host).
+// widget document loaded on a host with window.openai (both ChatGPT hosts:
+// a window.openai-only widget never sends ui/initialize, and ChatGPT renders
+// it anyway), else the ui/initialize handshake with the AppBridge.
 func waitHandshake(ctx context.Context, host string) error {
+	openai := devserver.HostHasOpenAI(host)
 	for {
 		var st *pageState
 		if err := eval(ctx, stateExpr, &st); err == nil && st != nil {
-			if (host == "mcp" && st.Initialized) || (host == "chatgpt" && st.Loaded) {
+			if (openai && st.Loaded) || (!openai && st.Initialized) {
 				return nil
 			}
 		}
 		select {
 		case <-ctx.Done():
-			if host == "mcp" {
-				return errors.New("missing handshake: the widget never completed ui/initialize with the MCP Apps host (AppBridge)")
+			if openai {
+				return fmt.Errorf("missing handshake: the widget document never loaded in the %s host", host)
 			}
-			return errors.New("missing handshake: the widget document never loaded in the ChatGPT host")
+			return fmt.Errorf("missing handshake: the widget never completed ui/initialize with the %s host (AppBridge)", host)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -195,7 +195,7 @@ document.fonts.load("20px 'Widget Face'").then((faces) => {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c := caseByName(t, rep, "remote/default@mcp"); !c.Passed {
+	if c := caseByName(t, rep, "remote/default@mcp-apps"); !c.Passed {
 		t.Errorf("%s: %v", c.Name(), c.Failures)
 	}
 }

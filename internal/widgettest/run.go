@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -23,8 +24,11 @@ import (
 	"github.com/widgetd/widgetd/devserver"
 )
 
-// Hosts are the preview hosts a case runs under.
-var Hosts = []string{"mcp", "chatgpt"}
+// Hosts are the preview hosts a case runs under by default: the generic
+// MCP Apps host and today's ChatGPT (both answer ui/*; ChatGPT also has
+// window.openai). `--host` adds chatgpt-legacy and claude
+// (devserver.PreviewHosts).
+var Hosts = []string{devserver.HostMCPApps, devserver.HostChatGPT}
 
 // Defaults of Options.
 const (
@@ -51,7 +55,8 @@ type Options struct {
 	Root, WidgetsDir string
 	// Chrome is the browser binary; default FindChrome("").
 	Chrome string
-	// Hosts limits the hosts ("mcp", "chatgpt"); default both.
+	// Hosts are the hosts to run under (devserver.PreviewHosts; "mcp" is
+	// mcp-apps); default Hosts.
 	Hosts []string
 	// Widgets limits the widgets by name; default all.
 	Widgets []string
@@ -127,9 +132,12 @@ type plan struct {
 
 // Run builds the project, renders every case and returns the report; an
 // error means no case could run (no browser, build failed).
-func Run(ctx context.Context, opts Options) (*Report, error) {
+func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 	start := time.Now()
 	opts = withDefaults(opts)
+	if opts.Hosts, err = canonicalHosts(opts.Hosts); err != nil {
+		return nil, err
+	}
 	chrome, err := FindChrome(opts.Chrome)
 	if err != nil {
 		return nil, err
@@ -150,7 +158,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	defer b.close()
 	fmt.Fprintln(opts.Log, pinnedSummary())
 
-	rep := &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
+	rep = &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
 	for _, c := range broken {
 		printCase(opts.Log, c)
 	}
@@ -178,8 +186,8 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			rep.Failed++
 		}
 	}
-	if len(opts.Widgets) == 0 && len(opts.Hosts) == len(Hosts) && !opts.NoScreenshots {
-		rep.Stale = staleBaselines(plans, opts.Update)
+	if len(opts.Widgets) == 0 && !opts.NoScreenshots && containsAll(opts.Hosts, Hosts) {
+		rep.Stale = staleBaselines(plans, opts.Hosts, opts.Update)
 		for _, f := range rep.Stale {
 			if opts.Update {
 				fmt.Fprintf(opts.Log, "removed stale baseline %s\n", f)
@@ -309,7 +317,34 @@ func (p plan) url(previewURL string) string {
 }
 
 func (p plan) baseline() string {
-	return filepath.Join(p.dir, devserver.FixturesDir, BaselineDir, p.fixtureName()+"."+p.host+".png")
+	return filepath.Join(p.dir, devserver.FixturesDir, BaselineDir, p.fixtureName()+"."+baselineHostName(p.host)+".png")
+}
+
+// baselineHostName is the host part of a baseline's file name: the host's
+// name, except mcp-apps, whose baselines keep the name they had when the
+// host was called "mcp" (<fixture>.mcp.png), so committed baselines stay
+// valid.
+func baselineHostName(host string) string {
+	if host == devserver.HostMCPApps {
+		return "mcp"
+	}
+	return host
+}
+
+// canonicalHosts maps host names to their canonical names (devserver.
+// CanonicalHost), without repeats; an unknown name is an error.
+func canonicalHosts(hosts []string) ([]string, error) {
+	var out []string
+	for _, h := range hosts {
+		c, ok := devserver.CanonicalHost(h)
+		if !ok {
+			return nil, fmt.Errorf("unknown host %q: hosts are %s", h, strings.Join(devserver.PreviewHosts(), ", "))
+		}
+		if !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 func printCase(w io.Writer, c Case) {
@@ -333,8 +368,16 @@ func ensureDir(file string) error {
 }
 
 // staleBaselines lists the baseline PNGs in the widgets' screenshot folders
-// that no planned case uses, removing them when remove is set.
-func staleBaselines(plans []plan, remove bool) []string {
+// that no planned case uses, removing them when remove is set. A baseline
+// of a known host this run did not render (<fixture>.claude.png in a run
+// without claude) is not stale.
+func staleBaselines(plans []plan, ran []string, remove bool) []string {
+	skip := map[string]bool{}
+	for _, h := range devserver.PreviewHosts() {
+		if !slices.Contains(ran, h) {
+			skip["."+baselineHostName(h)+".png"] = true
+		}
+	}
 	used := map[string]bool{}
 	dirs := map[string]bool{}
 	for _, p := range plans {
@@ -345,7 +388,7 @@ func staleBaselines(plans []plan, remove bool) []string {
 	for dir := range dirs {
 		files, _ := filepath.Glob(filepath.Join(dir, "*.png"))
 		for _, f := range files {
-			if used[f] || strings.HasSuffix(f, ".actual.png") {
+			if used[f] || strings.HasSuffix(f, ".actual.png") || skip[hostSuffix(f)] {
 				continue
 			}
 			if remove {
@@ -356,4 +399,24 @@ func staleBaselines(plans []plan, remove bool) []string {
 	}
 	sort.Strings(stale)
 	return stale
+}
+
+// hostSuffix is ".<host>.png" of a baseline file name.
+func hostSuffix(file string) string {
+	base := strings.TrimSuffix(filepath.Base(file), ".png")
+	i := strings.LastIndex(base, ".")
+	if i < 0 {
+		return ""
+	}
+	return base[i:] + ".png"
+}
+
+// containsAll reports whether every one of want is in have.
+func containsAll(have, want []string) bool {
+	for _, w := range want {
+		if !slices.Contains(have, w) {
+			return false
+		}
+	}
+	return true
 }

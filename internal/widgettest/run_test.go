@@ -32,7 +32,7 @@ func TestExamplesPass(t *testing.T) {
 	for _, c := range rep.Cases {
 		hosts[c.Host]++
 	}
-	if len(rep.Cases) < 6 || hosts["mcp"] != hosts["chatgpt"] {
+	if len(rep.Cases) < 6 || hosts["mcp-apps"] != hosts["chatgpt"] {
 		t.Errorf("cases %d, per host %v", len(rep.Cases), hosts)
 	}
 	t.Logf("examples: %d cases passed in %.1fs", rep.Passed, rep.DurationMs/1000)
@@ -84,10 +84,13 @@ func wantFailure(t *testing.T, c Case, substr string) {
 // TestFailures: each way a widget can fail is caught, under both hosts,
 // while a good widget in the same run passes.
 func TestFailures(t *testing.T) {
+	// The good widget replaces only its own result: on chatgpt the result
+	// arrives twice (window.openai's toolOutput at load, then ui/*), and the
+	// lookup answer may land in between.
 	root, widgets := project(t, map[string]string{
 		"good/widget.json": `{}`,
 		"good/index.ts": `import { widget } from "widgetd";
-widget.onToolResult((r) => { document.body.innerHTML = "<p id=ok>" + (r.structuredContent as any).word + "</p>"; });
+widget.onToolResult((r) => { document.getElementById("ok")?.remove(); document.body.insertAdjacentHTML("afterbegin", "<p id=ok>" + (r.structuredContent as any).word + "</p>"); });
 widget.callTool("lookup", { id: 7, verbose: true }).then((r) => { document.body.insertAdjacentHTML("beforeend", "<i>" + (r.structuredContent as any).answer + "</i>"); });`,
 		"good/fixtures/default.json": `{"toolResult":{"structuredContent":{"word":"apple"}},
   "callTool":{"lookup":{"structuredContent":{"answer":"forty-two"}}},
@@ -148,7 +151,7 @@ export default function Card() { return "<p>never mounted</p>"; }`,
 			t.Errorf("%s: %v", c.Name(), c.Failures)
 		}
 	}
-	wantFailure(t, caseByName(t, rep, "blocked/none@mcp"), "missing handshake: the widget never completed ui/initialize")
+	wantFailure(t, caseByName(t, rep, "blocked/none@mcp-apps"), "missing handshake: the widget never completed ui/initialize")
 	wantFailure(t, caseByName(t, rep, "blocked/none@chatgpt"), `CSP violation: script-src-elem blocked "inline"`)
 	for _, c := range rep.Cases {
 		if !c.Passed && c.BaselineWritten {
@@ -196,10 +199,10 @@ requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector("
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := caseByName(t, rep, "spin/none@mcp"); !c.Passed {
+		if c := caseByName(t, rep, "spin/none@mcp-apps"); !c.Passed {
 			t.Errorf("animated widget: %v", c.Failures)
 		}
-		return caseByName(t, rep, "box/default@mcp")
+		return caseByName(t, rep, "box/default@mcp-apps")
 	}
 	baseline := filepath.Join(widgets, "box", "fixtures", "screenshots", "default.mcp.png")
 	if c := run(); !c.Passed || !c.BaselineWritten {

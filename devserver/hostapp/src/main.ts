@@ -1,12 +1,12 @@
 // The widgetd dev preview host. It runs on the preview origin's pages and
 // renders one widget in a sandboxed iframe loaded from the sandbox origin
-// (which serves the widget under its strict spec CSP). Two host modes:
-//
-//  - "mcp": the real AppBridge + PostMessageTransport from
-//    @modelcontextprotocol/ext-apps, as a web MCP Apps host drives a View
-//    (mcp-apps.md §3, §4). Every JSON-RPC message both ways is logged.
-//  - "chatgpt": window.openai, installed in the widget frame by the sandbox
-//    origin (chatgpt-apps.md §1); its calls arrive here by postMessage.
+// (which serves the widget under its strict spec CSP, or none to emulate
+// ChatGPT's developer mode). The hosts are in hosts.ts: the real AppBridge +
+// PostMessageTransport from @modelcontextprotocol/ext-apps answers ui/*, as a
+// web MCP Apps host drives a View (mcp-apps.md §3, §4), on every host but
+// chatgpt-legacy; window.openai, installed in the widget frame by the sandbox
+// origin (chatgpt-apps.md §1), on both ChatGPT hosts, its calls arriving here
+// by postMessage. Every message both ways is logged.
 //
 // It also follows the dev server's build events (SSE): a widget whose hash
 // changed is reloaded, a failed build shows an overlay with file:line:col.
@@ -14,6 +14,7 @@
 import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostStyles } from "./styles";
+import { hostProfile, claudeDomainProblem } from "./hosts";
 
 interface PageConfig {
   base: string;
@@ -94,7 +95,7 @@ const dev = ((window as any).widgetdDev = {
   build: null as BuildEvent | null,
   mounts: 0,
   initialized: false,
-  host: "mcp",
+  host: "mcp-apps",
   mountedHash: "",
   // The fixture rendered, the tools the widget called, and whether the
   // widget document loaded (widgetd test reads these).
@@ -276,10 +277,14 @@ function previewPage(name: string) {
   const maxHIn = $<HTMLInputElement>("max-height")!;
   const toolNameIn = $<HTMLInputElement>("tool-name")!;
   const forward = $<HTMLInputElement>("forward")!;
+  const noCSP = $<HTMLInputElement>("no-csp")!;
   const stage = $("stage")!;
   const wrap = $("frame-wrap")!;
   const params = new URLSearchParams(location.search);
-  if (params.get("host") === "chatgpt") hostSel.value = "chatgpt";
+  // ?host= takes the four names and the old "mcp" (now mcp-apps).
+  hostSel.value = hostProfile(params.get("host"), cfg.version).name;
+  noCSP.checked = params.get("csp") === "none";
+  $("no-csp-note")!.hidden = !noCSP.checked;
   for (const [key, el] of [["theme", themeSel], ["mode", modeSel]] as const) {
     const v = params.get(key);
     if (v) el.value = v;
@@ -345,12 +350,13 @@ function previewPage(name: string) {
   const mode = () => modeSel.value as McpUiDisplayMode;
 
   function hostContext(): McpUiHostContext {
+    const profile = hostProfile(hostSel.value, cfg.version);
     return {
       theme: themeSel.value as "light" | "dark",
-      styles: hostStyles(themeSel.value === "dark" ? "dark" : "light"),
+      styles: hostStyles(themeSel.value === "dark" ? "dark" : "light", profile.styles),
       platform: "web",
       displayMode: mode(),
-      availableDisplayModes: ["inline", "pip", "fullscreen"],
+      availableDisplayModes: profile.displayModes,
       containerDimensions: mode() === "fullscreen" ? { height: stage.clientHeight, width: stage.clientWidth } : { maxHeight: maxHeight(), width: wrap.clientWidth || 600 },
       locale: localeIn.value || "en-US",
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
@@ -449,7 +455,8 @@ function previewPage(name: string) {
     await unmount();
     if (!widget) return;
     const w = widget;
-    const host = hostSel.value;
+    const profile = hostProfile(hostSel.value, cfg.version);
+    const host = profile.name;
     dev.host = host;
     dev.mountedHash = w.hash;
     dev.mounts++;
@@ -471,28 +478,27 @@ function previewPage(name: string) {
     f.addEventListener("load", () => (dev.loaded = true));
     iframe = f;
     wrap.append(f);
-    const src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
-    if (host === "chatgpt") {
+    let src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
+    if (noCSP.checked) {
+      src += "&csp=none";
+      logEntry("host", "no CSP (as ChatGPT developer mode)", { hidden: w.csp });
+    }
+    if (profile.openai) {
       logEntry("host", "window.openai globals", openaiGlobals());
       sentGlobals = openaiGlobals();
-      f.src = src + "#" + encodeURIComponent(JSON.stringify(openaiGlobals()));
+      src += "#" + encodeURIComponent(JSON.stringify(openaiGlobals()));
+    }
+    if (!profile.ui) {
+      f.src = src;
       return;
     }
-    const b = new AppBridge(
-      null,
-      { name: "widgetd-dev", version: cfg.version },
-      {
-        openLinks: {},
-        serverTools: {},
-        serverResources: {},
-        logging: {},
-        message: { text: {} },
-        updateModelContext: { text: {} },
-        downloadFile: {},
-        sandbox: { csp: (w.meta?.ui?.csp ?? {}) as any, permissions: (w.meta?.ui?.permissions ?? {}) as any },
-      },
-      { hostContext: hostContext() },
-    );
+    if (host === "claude") {
+      const problem = claudeDomainProblem(w.meta?.ui?.domain);
+      // A note, not an error: widgetd's assets handler sends Claude the hash
+      // domain, so only a server bypassing it hits this.
+      if (problem) logEntry("host", "ui.domain (Claude)", problem);
+    }
+    const b = new AppBridge(null, profile.hostInfo, profile.capabilities(w.meta?.ui?.csp, w.meta?.ui?.permissions), { hostContext: hostContext() });
     b.oncalltool = async (p) => {
       const res = await answerCall(p.name, p.arguments);
       return res as any;
@@ -502,6 +508,9 @@ function previewPage(name: string) {
     b.onupdatemodelcontext = async () => ({});
     b.ondownloadfile = async () => ({});
     b.onrequestdisplaymode = async (p) => {
+      // A mode the host does not offer (Claude has no pip) is refused: the
+      // answer names the mode in effect (mcp-apps.md §3).
+      if (!profile.displayModes.includes(p.mode)) return { mode: mode() };
       modeSel.value = p.mode;
       applyLayout();
       b.setHostContext(hostContext());
@@ -544,11 +553,11 @@ function previewPage(name: string) {
   // Host context controls update the running widget without a reload.
   function contextChanged() {
     applyLayout();
-    if (hostSel.value === "mcp") {
-      if (bridge && dev.initialized) {
-        bridge.setHostContext(hostContext());
-      }
-    } else {
+    const profile = hostProfile(hostSel.value, cfg.version);
+    if (profile.ui && bridge && dev.initialized) {
+      bridge.setHostContext(hostContext());
+    }
+    if (profile.openai) {
       // Like ChatGPT: only the globals that changed.
       const g = openaiGlobals();
       const next: Json = { theme: g.theme, displayMode: g.displayMode, maxHeight: g.maxHeight, locale: g.locale, view: g.view };
@@ -564,6 +573,14 @@ function previewPage(name: string) {
   hostSel.addEventListener("change", () => {
     const u = new URL(location.href);
     u.searchParams.set("host", hostSel.value);
+    history.replaceState(null, "", u);
+    mount();
+  });
+  noCSP.addEventListener("change", () => {
+    const u = new URL(location.href);
+    if (noCSP.checked) u.searchParams.set("csp", "none");
+    else u.searchParams.delete("csp");
+    $("no-csp-note")!.hidden = !noCSP.checked;
     history.replaceState(null, "", u);
     mount();
   });

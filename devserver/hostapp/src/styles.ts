@@ -59,7 +59,10 @@ const palettes: Record<"light" | "dark", Record<string, string>> = {
 /** css.fonts: a host font family built from fonts already on the machine. */
 export const hostFonts = '@font-face { font-family: "Host Sans"; src: local("Inter"), local("Helvetica Neue"), local("Arial"); }';
 
-/** The spec styles object for a theme. */
-export function hostStyles(theme: "light" | "dark"): { variables: Record<string, string>; css: { fonts: string } } {
-  return { variables: { ...shared, ...palettes[theme] }, css: { fonts: hostFonts } };
+/** Per-theme variables a host changes from the defaults above. */
+export type StyleOverrides = Record<"light" | "dark", Record<string, string>>;
+
+/** The spec styles object for a theme, with a host's overrides. */
+export function hostStyles(theme: "light" | "dark", overrides?: StyleOverrides): { variables: Record<string, string>; css: { fonts: string } } {
+  return { variables: { ...shared, ...palettes[theme], ...overrides?.[theme] }, css: { fonts: hostFonts } };
 }
