@@ -3,6 +3,7 @@ package bundler
 import (
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -24,11 +25,13 @@ import (
 // entry as a namespace gives the same members, and esbuild shakes that. So a
 // named or default import of such a binding is rewritten to
 // `import * as local from "same specifier"` before esbuild parses the module.
+// A binding re-exported with `export * as util from "./util.js"` (zod's core
+// does this) is imported as `import * as util from "<path of util.js>"`.
 
 // namedImportRE matches a static import of named bindings and/or a default
-// binding from a bare package specifier (minified or not). Groups: default
-// binding, named list, quote, specifier.
-var namedImportRE = regexp.MustCompile(`\bimport\s*(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\{([^{}]*)\})?\s*from\s*(["'])([^"'./][^"']*)(["'])`)
+// binding (minified or not). Groups: default binding, named list, quote,
+// specifier, quote.
+var namedImportRE = regexp.MustCompile(`\bimport\s*(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\{([^{}]*)\})?\s*from\s*(["'])([^"']+)(["'])`)
 
 // namespaceImportRE matches `import * as N from "M"`; groups: N, M.
 var namespaceImportRE = regexp.MustCompile(`\bimport\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+)["']`)
@@ -43,42 +46,51 @@ var fromClauseRE = regexp.MustCompile(`^\s*from\b`)
 // exportStarRE matches `export * from "R"`; group: R.
 var exportStarRE = regexp.MustCompile(`\bexport\s*\*\s*from\s*["']([^"']+)["']`)
 
+// exportStarAsRE matches `export * as N from "M"`; groups: N, M.
+var exportStarAsRE = regexp.MustCompile(`\bexport\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+)["']`)
+
 // nsReexports finds, per module file, the exported names that are a
-// namespace of a module the file also re-exports with `export *`.
+// namespace of a module: one the file also re-exports with `export *`
+// (import it as a namespace by the same specifier), or one it re-exports
+// with `export * as` (import that module as a namespace instead). The map
+// holds, per name, "" for the first kind and the module's path for the
+// second.
 type nsReexports struct {
 	b     *Builder
 	mu    sync.Mutex
-	cache map[string]map[string]bool
+	cache map[string]map[string]string
 }
 
 // names returns the namespace re-exports of the module at path: its own,
 // and (but for default) those of the modules it re-exports with `export *`,
 // a few levels deep. Only small modules are read: such entry modules are a
 // few lines, and the build reads every module through here.
-func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[string]bool {
+func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[string]string {
 	n.mu.Lock()
 	got, ok := n.cache[path]
 	n.mu.Unlock()
 	if ok {
 		return got
 	}
-	got = map[string]bool{}
+	got = map[string]string{}
 	if data, err := n.b.contain.readFile("", path, ""); err == nil && len(data) < 16<<10 {
 		src := string(data)
 		for name := range ownNamespaceReexports(src) {
-			got[name] = true
+			got[name] = ""
+		}
+		for _, m := range exportStarAsRE.FindAllStringSubmatch(src, -1) {
+			if p := resolveModuleFile(pb, m[2], path); p != "" {
+				got[m[1]] = p
+			}
 		}
 		for _, m := range exportStarRE.FindAllStringSubmatch(src, -1) {
-			if depth >= 3 {
-				break
-			}
-			r := pb.Resolve(m[1], api.ResolveOptions{Kind: api.ResolveJSImportStatement, ResolveDir: filepath.Dir(path), Importer: path})
-			if len(r.Errors) > 0 || r.Namespace != "file" || r.Path == "" {
+			p := resolveModuleFile(pb, m[1], path)
+			if depth >= 3 || p == "" {
 				continue
 			}
-			for name := range n.names(pb, r.Path, depth+1) {
-				if name != "default" {
-					got[name] = true
+			for name, module := range n.names(pb, p, depth+1) {
+				if _, own := got[name]; name != "default" && !own {
+					got[name] = module
 				}
 			}
 		}
@@ -87,6 +99,29 @@ func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[stri
 	n.cache[path] = got
 	n.mu.Unlock()
 	return got
+}
+
+// resolveModuleFile resolves spec imported from the file importer to a file path,
+// "" when it is not a file.
+func resolveModuleFile(pb api.PluginBuild, spec, importer string) string {
+	r := pb.Resolve(spec, api.ResolveOptions{Kind: api.ResolveJSImportStatement, ResolveDir: filepath.Dir(importer), Importer: importer})
+	if len(r.Errors) > 0 || r.Namespace != "file" {
+		return ""
+	}
+	return r.Path
+}
+
+// importSpec is the specifier by which file imports the module at path.
+func importSpec(file, path string) string {
+	rel, err := filepath.Rel(filepath.Dir(file), path)
+	if err != nil {
+		return path
+	}
+	rel = filepath.ToSlash(rel)
+	if !strings.HasPrefix(rel, "../") {
+		rel = "./" + rel
+	}
+	return rel
 }
 
 // ownNamespaceReexports returns the names src exports that are a namespace
@@ -147,19 +182,26 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 		if m[3] != m[5] || (m[1] == "" && m[2] == "") || strings.HasPrefix(strings.TrimSpace(stmt[len("import"):]), "type ") {
 			return stmt
 		}
-		r := pb.Resolve(m[4], api.ResolveOptions{Kind: api.ResolveJSImportStatement, ResolveDir: filepath.Dir(file), Importer: file})
-		if len(r.Errors) > 0 || r.Namespace != "file" || r.Path == "" {
+		target := resolveModuleFile(pb, m[4], file)
+		if target == "" {
 			return stmt
 		}
-		ns := n.names(pb, r.Path, 0)
+		ns := n.names(pb, target, 0)
 		if len(ns) == 0 {
 			return stmt
 		}
 		q := m[3] + m[4] + m[3]
 		var stars, rest []string
+		star := func(name, local string) {
+			spec := q
+			if module := ns[name]; module != "" {
+				spec = strconv.Quote(importSpec(file, module))
+			}
+			stars = append(stars, "import * as "+local+" from "+spec+";")
+		}
 		if m[1] != "" {
-			if ns["default"] {
-				stars = append(stars, m[1])
+			if _, ok := ns["default"]; ok {
+				star("default", m[1])
 			} else {
 				rest = append(rest, "default as "+m[1])
 			}
@@ -169,8 +211,8 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 				continue
 			}
 			imported, local := splitAs(item)
-			if imported != "" && ns[imported] {
-				stars = append(stars, local)
+			if _, ok := ns[imported]; ok && imported != "" {
+				star(imported, local)
 				continue
 			}
 			rest = append(rest, strings.TrimSpace(item))
@@ -180,8 +222,8 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 		}
 		changed = true
 		var sb strings.Builder
-		for _, local := range stars {
-			sb.WriteString("import * as " + local + " from " + q + ";")
+		for _, imp := range stars {
+			sb.WriteString(imp)
 		}
 		if len(rest) > 0 {
 			sb.WriteString("import { " + strings.Join(rest, ", ") + " } from " + q + ";")

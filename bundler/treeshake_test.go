@@ -120,12 +120,16 @@ func TestTreeShakingLikeRolldown(t *testing.T) {
 		"widgets/default/main.js":          `import n from "nspkg";` + "\n" + `document.body.textContent = n.used();`,
 		"widgets/chain/widget.json":        widgetJSON("main.js"),
 		"widgets/chain/main.js":            `import {` + "\n" + `  n,` + "\n" + `  used,` + "\n" + `} from "nspkg/v2";` + "\n" + `document.body.textContent = n.used() + used();`,
+		"widgets/star/widget.json":         widgetJSON("main.js"),
+		"widgets/star/lib.js":              `export * as helpers from "./helpers.js";`,
+		"widgets/star/helpers.js":          `export function one() { return "NS_USED"; }` + "\n" + `export function two() { return "NS_UNUSED"; }`,
+		"widgets/star/main.js":             `import { helpers } from "./lib.js";` + "\n" + `document.body.textContent = helpers.one();`,
 		"widgets/classes/widget.json":      widgetJSON("main.js"),
 		"widgets/classes/main.js":          `import { Kept } from "brands";` + "\n" + `document.body.textContent = new Kept("m").name;`,
 	})
 	_, out := assembleOK(t, testOptions(root))
 	want := map[string][]string{
-		"named": {"NS_USED"}, "default": {"NS_USED"}, "chain": {"NS_USED"},
+		"named": {"NS_USED"}, "default": {"NS_USED"}, "chain": {"NS_USED"}, "star": {"NS_USED"},
 		"classes": {"BRAND_KEPT", "EFFECT_KEPT", "FIELD_KEPT", "COMPUTED_KEPT"},
 	}
 	dropped := []string{"NS_UNUSED", "BRAND_UNUSED", "FRIEND_UNUSED"}
