@@ -71,7 +71,7 @@ var (
 // goes without the adapter.
 func (b *Builder) appAdapterPlugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-app-adapter", Setup: func(pb api.PluginBuild) {
-		ns := &nsReexports{b: b, cache: map[string]map[string]string{}}
+		ns := &nsReexports{b: b, cache: map[string]map[string]string{}, resolved: map[[2]string]string{}}
 		pb.OnLoad(api.OnLoadOptions{Filter: scriptModules, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			data, err := b.contain.readFile("", a.Path, "")
 			if isLimitError(err) {

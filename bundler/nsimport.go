@@ -56,9 +56,27 @@ var exportStarAsRE = regexp.MustCompile(`\bexport\s*\*\s*as\s+([A-Za-z_$][\w$]*)
 // holds, per name, "" for the first kind and the module's path for the
 // second.
 type nsReexports struct {
-	b     *Builder
-	mu    sync.Mutex
-	cache map[string]map[string]string
+	b        *Builder
+	mu       sync.Mutex
+	cache    map[string]map[string]string
+	resolved map[[2]string]string // (folder, specifier) → file, "" if none
+}
+
+// resolve is resolveModuleFile, remembered per folder and specifier: the
+// modules of one package import the same few specifiers again and again.
+func (n *nsReexports) resolve(pb api.PluginBuild, spec, importer string) string {
+	key := [2]string{filepath.Dir(importer), spec}
+	n.mu.Lock()
+	p, ok := n.resolved[key]
+	n.mu.Unlock()
+	if ok {
+		return p
+	}
+	p = resolveModuleFile(pb, spec, importer)
+	n.mu.Lock()
+	n.resolved[key] = p
+	n.mu.Unlock()
+	return p
 }
 
 // names returns the namespace re-exports of the module at path: its own,
@@ -182,7 +200,7 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 		if m[3] != m[5] || (m[1] == "" && m[2] == "") || strings.HasPrefix(strings.TrimSpace(stmt[len("import"):]), "type ") {
 			return stmt
 		}
-		target := resolveModuleFile(pb, m[4], file)
+		target := n.resolve(pb, m[4], file)
 		if target == "" {
 			return stmt
 		}
