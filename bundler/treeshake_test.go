@@ -147,3 +147,29 @@ func TestTreeShakingLikeRolldown(t *testing.T) {
 		}
 	}
 }
+
+// FuzzPureClasses: any module text, however malformed, leaves pureClasses
+// without a panic, and what it returns parses and keeps the line count.
+func FuzzPureClasses(f *testing.F) {
+	f.Add(brandedClasses)
+	f.Add("var A = class { static { Object.defineProperty(this, \"k\", { value: \"}\" }); } m() { return /}/.test(`${'{'}`); } };")
+	f.Add("let B = class extends C { static { x.y = (a) => a._z; } [Symbol.iterator]() {} };\n// }")
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 4096 {
+			return
+		}
+		out, changed := pureClasses(src, api.LoaderJS)
+		if !changed {
+			if out != src {
+				t.Fatalf("unchanged result differs from its input")
+			}
+			return
+		}
+		if strings.Count(out, "\n") != strings.Count(src, "\n") {
+			t.Fatalf("line count changed: %q → %q", src, out)
+		}
+		if r := api.Transform(out, api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}); len(r.Errors) > 0 {
+			t.Fatalf("rewritten module does not parse: %q → %q: %s", src, out, r.Errors[0].Text)
+		}
+	})
+}
