@@ -71,6 +71,7 @@ var (
 // goes without the adapter.
 func (b *Builder) appAdapterPlugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-app-adapter", Setup: func(pb api.PluginBuild) {
+		ns := &nsReexports{b: b, cache: map[string]map[string]string{}, resolved: map[[2]string]string{}}
 		pb.OnLoad(api.OnLoadOptions{Filter: scriptModules, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			data, err := b.contain.readFile("", a.Path, "")
 			if isLimitError(err) {
@@ -79,11 +80,17 @@ func (b *Builder) appAdapterPlugin() api.Plugin {
 			if err != nil {
 				return api.OnLoadResult{}, fmt.Errorf("read %s: %w", a.Path, err)
 			}
-			src := string(data)
-			if !postsUIInitialize(src) {
+			src, rewritten := ns.rewrite(pb, a.Path, string(data))
+			if out, ok := pureClasses(src, loaderFor(a.Path)); ok {
+				src, rewritten = out, true
+			}
+			adapt := postsUIInitialize(src)
+			if !adapt && !rewritten {
 				return api.OnLoadResult{}, nil // esbuild loads it as usual
 			}
-			src = withAppAdapter(a.Path, src)
+			if adapt {
+				src = withAppAdapter(a.Path, src)
+			}
 			return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 		})
 	}}
