@@ -376,6 +376,9 @@ type Output struct {
 	// ConfigFiles maps each widget's name to its widget.json, so tools can
 	// tell the author which file to edit.
 	ConfigFiles map[string]string
+	// Sources traces places in the widgets' scripts back to their source
+	// files through esbuild's source maps (held here, never in Files).
+	Sources *Sources
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -392,7 +395,7 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}}
+	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}, Sources: a.sources}
 	for _, w := range b.widgets {
 		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
 	}

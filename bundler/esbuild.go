@@ -133,6 +133,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		Charset:             api.CharsetUTF8,
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
+		Sourcemap:           api.SourceMapExternal, // in memory only, for Sources; the JS is the same
 		LogLevel:            api.LogLevelSilent,
 		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
 	}
