@@ -90,3 +90,51 @@ func TestSourcesLocate(t *testing.T) {
 		t.Error("nil Sources located something")
 	}
 }
+
+// TestSourcesThroughNodeCompilers: the Svelte and Solid compilers' own
+// source maps are chained into esbuild's, so a place in the bundle traces
+// to the .svelte or .tsx line, not to the compiled code.
+func TestSourcesThroughNodeCompilers(t *testing.T) {
+	modules := compilerModules(t)
+	solidConfig := map[string]string{"widgets/w/tsconfig.json": `{"compilerOptions": {"jsx": "preserve", "jsxImportSource": "solid-js"}}`}
+	tests := []struct {
+		name, file, content string
+		extra               map[string]string
+		line                int
+		text                string
+	}{
+		{name: "svelte", file: "A.svelte", line: 4,
+			content: "<script>\n  let count = $state(0);\n  function boom() {\n    throw new Error(\"boom in svelte\");\n  }\n</script>\n\n<button onclick={boom}>{count}</button>\n",
+			text:    `throw new Error("boom in svelte");`},
+		{name: "solid", file: "A.tsx", line: 4, extra: solidConfig,
+			content: "type P = { n: number };\nexport default function A(p: P) {\n  const go = () => {\n    throw new Error(\"boom in solid\");\n  };\n  return <button onClick={go}>{p.n}</button>;\n}\n",
+			text:    `throw new Error("boom in solid");`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			files := map[string]string{
+				"widgets/w/widget.json": widgetJSON("main.ts"),
+				"widgets/w/main.ts":     "import A from \"./" + tc.file + "\";\nconsole.log(A);\n",
+				"widgets/w/" + tc.file:  tc.content,
+			}
+			for k, v := range tc.extra {
+				files[k] = v
+			}
+			root := writeProjectWith(t, modules, files)
+			_, out := assembleOK(t, testOptions(root))
+			doc := out.Files[out.Manifest.Widgets[0].HTML]
+			off := bytes.Index(doc, []byte("boom in "+tc.name))
+			if off < 0 {
+				t.Fatal("the message is not in the document")
+			}
+			d, ok := out.Sources.LocateOffset("w", doc, off)
+			if !ok {
+				t.Fatal("LocateOffset found nothing")
+			}
+			if !strings.HasSuffix(d.File, filepath.Join("widgets", "w", tc.file)) || d.Line != tc.line || strings.TrimSpace(d.Source) != tc.text {
+				t.Errorf("LocateOffset = %s:%d:%d %q; want …%s:%d %q", d.File, d.Line, d.Column, d.Source, tc.file, tc.line, tc.text)
+			}
+		})
+	}
+}
