@@ -113,3 +113,25 @@ func hasWidget(d *devServer, name string) bool {
 	}
 	return false
 }
+
+// TestErrorReportUntracedAndEscaped: an error report whose place is not in
+// the widget's script keeps the reported position, and control characters
+// in it reach the terminal only as escapes.
+func TestErrorReportUntracedAndEscaped(t *testing.T) {
+	d := startDev(t, nil)
+	preview := strings.TrimSuffix(d.PreviewURL(), "/")
+	hdr := map[string]string{"Content-Type": "application/json", "Origin": preview}
+	body := `{"widget":"hello","message":"boom\u001b[2J","file":"http://elsewhere.example/x.js","line":1,"column":5}`
+	code, _, resp := do(t, "POST", preview+"/_widgetd/error-report", "", hdr, strings.NewReader(body))
+	if code != 200 || strings.Contains(resp, `"source"`) {
+		t.Fatalf("error-report: %d %s; want 200 without a source", code, resp)
+	}
+	term := d.log.String()
+	want := `uncaught error in widget hello: boom\x1b[2J at http://elsewhere.example/x.js:1:5`
+	if !strings.Contains(term, want) || strings.Contains(term, "\x1b") {
+		t.Errorf("terminal lacks %q or holds a raw escape:\n%q", want, term)
+	}
+	if code, _, _ := do(t, "POST", preview+"/_widgetd/error-report", "", hdr, strings.NewReader(`{"widget":`)); code != 400 {
+		t.Errorf("malformed report: %d, want 400", code)
+	}
+}
