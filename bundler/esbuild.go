@@ -109,7 +109,7 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 	if b.publicURL != "" {
 		publicPath = b.publicURL + "/"
 	}
-	return api.BuildOptions{
+	opts := api.BuildOptions{
 		AbsWorkingDir:       b.root,
 		EntryPointsAdvanced: entries,
 		Bundle:              true,
@@ -133,10 +133,13 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		Charset:             api.CharsetUTF8,
 		LegalComments:       api.LegalCommentsEndOfFile,
 		Metafile:            true,
-		Sourcemap:           api.SourceMapExternal, // in memory only, for Sources; the JS is the same
 		LogLevel:            api.LogLevelSilent,
 		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
 	}
+	if b.sourceMaps {
+		opts.Sourcemap = api.SourceMapExternal // in memory only, for Sources; the JS is the same
+	}
+	return opts
 }
 
 // plugin resolves the per-widget virtual entries and the "widgetd" modules.

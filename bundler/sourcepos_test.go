@@ -47,7 +47,7 @@ func TestSourcesLocate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeFiles(t, root, map[string]string{"widgets/boom/widget.json": tt.widgetJSON, "widgets/boom/index.tsx": boomTSX})
-			b, err := New(Options{Root: root, PublicURL: tt.publicURL})
+			b, err := New(Options{Root: root, PublicURL: tt.publicURL, SourceMaps: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,6 +82,19 @@ func TestSourcesLocate(t *testing.T) {
 			}
 			if _, ok := out.Sources.LocateOffset("other", text, off); ok {
 				t.Error("a widget that does not exist was located")
+			}
+			// Without SourceMaps the build holds no map and locates nothing.
+			plain, err := New(Options{Root: root, PublicURL: tt.publicURL})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer plain.Close()
+			pout, err := plain.Assemble(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, ok := pout.Sources.LocateOffset("boom", text, off); ok {
+				t.Error("a build without SourceMaps located a place")
 			}
 		})
 	}
@@ -122,7 +135,9 @@ func TestSourcesThroughNodeCompilers(t *testing.T) {
 				files[k] = v
 			}
 			root := writeProjectWith(t, modules, files)
-			_, out := assembleOK(t, testOptions(root))
+			opts := testOptions(root)
+			opts.SourceMaps = true
+			_, out := assembleOK(t, opts)
 			doc := out.Files[out.Manifest.Widgets[0].HTML]
 			off := bytes.Index(doc, []byte("boom in "+tc.name))
 			if off < 0 {
