@@ -5,6 +5,8 @@ package bundler
 
 import (
 	"bytes"
+	"io"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -87,15 +89,50 @@ func (s *Sources) LocateOffset(widget string, text []byte, off int) (Diagnostic,
 	if !ok {
 		return Diagnostic{}, false
 	}
-	return Diagnostic{File: s.sourceName(sm.m.Sources[p.Source]), Line: p.Line + 1, Column: p.Column + 1,
-		Source: sm.m.LineText(p.Source, p.Line)}, true
+	src := sm.m.Sources[p.Source]
+	lineText := sm.m.LineText(p.Source, p.Line)
+	if lineText == "" {
+		lineText = s.readLine(src, p.Line)
+	}
+	return Diagnostic{File: s.sourceName(src), Line: p.Line + 1, Column: p.Column + 1, Source: lineText}, true
+}
+
+// maxSourceRead is the largest source file readLine reads.
+const maxSourceRead = 8 << 20
+
+// readLine is line (zero-based) of a map's source file, read from disk (the
+// build's maps hold no sources' text), or "" for a virtual module or a file
+// that cannot be read.
+func (s *Sources) readLine(src string, line int) string {
+	if isVirtual(src) {
+		return ""
+	}
+	p := filepath.Join(s.root, filepath.FromSlash(path.Join(outBase, assetsDir, filepath.ToSlash(src))))
+	f, err := os.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSourceRead))
+	if err != nil {
+		return ""
+	}
+	return sourcemap.Line(string(data), line)
+}
+
+// isVirtual reports whether a map's source names a module of a plugin
+// namespace ("widgetd-bridge:…") rather than a file.
+func isVirtual(src string) bool {
+	ns, _, ok := strings.Cut(src, ":")
+	return ok && len(ns) > 1 && !strings.ContainsAny(ns, `/\.`)
 }
 
 // sourceName shows a map's source as messages name files: relative to the
 // working directory; the widget's entry for its generated entry and inline
 // scripts; "widgetd bridge: …" for the client bridge.
 func (s *Sources) sourceName(src string) string {
-	if ns, rest, ok := strings.Cut(src, ":"); ok && !strings.ContainsAny(ns, `/\.`) && len(ns) > 1 {
+	if isVirtual(src) {
+		ns, rest, _ := strings.Cut(src, ":")
 		switch ns {
 		case bridgeNamespace:
 			file, _, _ := strings.Cut(rest, resolveDirMark)

@@ -175,10 +175,17 @@ func (m *Map) Lookup(line, col int) (Position, bool) {
 
 // LineText is line (zero-based) of source i's content, or "".
 func (m *Map) LineText(i, line int) string {
-	if m == nil || i < 0 || i >= len(m.Contents) || line < 0 {
+	if m == nil || i < 0 || i >= len(m.Contents) {
 		return ""
 	}
-	text := m.Contents[i]
+	return Line(m.Contents[i], line)
+}
+
+// Line is line (zero-based) of text without its line ending, or "".
+func Line(text string, line int) string {
+	if line < 0 {
+		return ""
+	}
 	for ; line > 0; line-- {
 		nl := strings.IndexByte(text, '\n')
 		if nl < 0 {
