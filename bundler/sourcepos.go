@@ -5,8 +5,6 @@ package bundler
 
 import (
 	"bytes"
-	"io"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -97,9 +95,6 @@ func (s *Sources) LocateOffset(widget string, text []byte, off int) (Diagnostic,
 	return Diagnostic{File: s.sourceName(src), Line: p.Line + 1, Column: p.Column + 1, Source: lineText}, true
 }
 
-// maxSourceRead is the largest source file readLine reads.
-const maxSourceRead = 8 << 20
-
 // readLine is line (zero-based) of a map's source file, read from disk (the
 // build's maps hold no sources' text), or "" for a virtual module or a file
 // that cannot be read.
@@ -107,13 +102,7 @@ func (s *Sources) readLine(src string, line int) string {
 	if isVirtual(src) {
 		return ""
 	}
-	p := filepath.Join(s.root, filepath.FromSlash(path.Join(outBase, assetsDir, filepath.ToSlash(src))))
-	f, err := os.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSourceRead))
+	data, err := readBounded(filepath.Join(s.root, filepath.FromSlash(path.Join(outBase, assetsDir, filepath.ToSlash(src)))))
 	if err != nil {
 		return ""
 	}
