@@ -26,6 +26,7 @@ func (b *Builder) measureBridge() (BridgeSize, error) {
 	opts.EntryPointsAdvanced = nil
 	opts.Stdin = &api.StdinOptions{Contents: `import "widgetd";`, ResolveDir: b.widgetsDir, Loader: api.LoaderJS, Sourcefile: "bridge-size.js"}
 	opts.Metafile = false
+	opts.Sourcemap = api.SourceMapNone
 	r := api.Build(opts)
 	if len(r.Errors) > 0 {
 		return BridgeSize{}, fmt.Errorf("compile bridge: %s", r.Errors[0].Text)

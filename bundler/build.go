@@ -78,6 +78,13 @@ type Options struct {
 	// connectDomains so a preview served by `widgetd dev` can load from it.
 	// Never set it for a build that ships.
 	DevOrigin string
+	// SourceMaps keeps esbuild's source map of each widget's script in
+	// memory, so Output.Sources can trace a place in a bundle to its source
+	// line (widgetd dev, test and check). No map is ever written, but
+	// esbuild hashes the map into a script's file name, so an external
+	// build's JS names differ from a build without maps: leave it off for
+	// a build whose names must match dist/.
+	SourceMaps bool
 	// Strict fails the build when a widget's HTML is over the budget
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
@@ -181,6 +188,7 @@ type settings struct {
 	precompressHTML bool
 	noCompress      bool     // Options.NoCompress
 	devOrigin       string   // Options.DevOrigin
+	sourceMaps      bool     // Options.SourceMaps
 	strict          bool     // Options.Strict
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
@@ -190,7 +198,7 @@ type settings struct {
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, strict: opts.Strict, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()
@@ -376,6 +384,9 @@ type Output struct {
 	// ConfigFiles maps each widget's name to its widget.json, so tools can
 	// tell the author which file to edit.
 	ConfigFiles map[string]string
+	// Sources traces places in the widgets' scripts back to their source
+	// files through esbuild's source maps (held here, never in Files).
+	Sources *Sources
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -392,7 +403,7 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}}
+	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}, Sources: a.sources}
 	for _, w := range b.widgets {
 		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
 	}

@@ -58,6 +58,7 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"CacheDir":        func(o *Options) { o.CacheDir = t.TempDir() },
 		"NoCache":         func(o *Options) { o.NoCache = true },
 		"DevOrigin":       func(o *Options) { o.DevOrigin = "http://localhost:5173" },
+		"SourceMaps":      func(o *Options) { o.SourceMaps = true },
 		"Strict":          func(o *Options) { o.Strict = true },
 		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
 		"Audit": func(o *Options) {

@@ -196,6 +196,12 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 			if len(r.Errors) > 0 {
 				return api.OnLoadResult{Errors: r.Errors}
 			}
+			if op == "solid" && c.b.sourceMaps {
+				// Babel chains this map into Solid's, so positions reach the
+				// .tsx lines (sources relative to the file, as esbuild reads them).
+				r = api.Transform(source, api.TransformOptions{Loader: loader, JSX: api.JSXPreserve, Target: api.ESNext,
+					Sourcefile: filepath.Base(file), Sourcemap: api.SourceMapInline})
+			}
 			source, req["stripped"] = string(r.Code), "1"
 		}
 		req["source"] = source

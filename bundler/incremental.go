@@ -327,7 +327,7 @@ func (b *Builder) disposeSingles() {
 func (r *bundleResult) widgetOutputs(name string) []string {
 	var keys []string
 	if p := r.js[name]; p != "" {
-		keys = append(keys, outBase+"/"+p)
+		keys = append(keys, outBase+"/"+p, outBase+"/"+p+".map")
 	}
 	if p := r.css[name]; p != "" {
 		keys = append(keys, outBase+"/"+p)

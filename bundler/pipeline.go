@@ -28,6 +28,7 @@ type assembled struct {
 	widgetFiles map[string][]string
 	warnings    []Diagnostic
 	metafile    string
+	sources     *Sources
 	timings     Timings
 }
 
@@ -50,7 +51,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 		return nil, err
 	}
 	m := &assets.Manifest{Version: assets.ManifestVersion, Generator: "widgetd " + Version, PublicURL: b.publicURL}
-	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta}
+	a := &assembled{manifest: m, files: map[string]*distFile{}, widgetFiles: map[string][]string{}, warnings: warnings, metafile: bundle.rawMeta, sources: b.newSources(bundle)}
 	watch.add(&a.timings.Esbuild)
 	sums := map[string]string{}
 	addFile := func(p string, data []byte) *distFile {

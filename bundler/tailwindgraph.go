@@ -74,6 +74,7 @@ func (c *compilers) scanGraph(w *widget) ([]string, error) {
 	opts.Packages = api.PackagesExternal
 	opts.MinifyWhitespace, opts.MinifyIdentifiers, opts.MinifySyntax = false, false, false
 	opts.Metafile = true
+	opts.Sourcemap = api.SourceMapNone
 	loaders := map[string]api.Loader{".css": api.LoaderEmpty}
 	for ext := range opts.Loader {
 		loaders[ext] = api.LoaderEmpty

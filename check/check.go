@@ -64,6 +64,9 @@ type Input struct {
 	// BuildWarnings are the warnings of a source build; those of the
 	// build's own limits (a Code set) become findings.
 	BuildWarnings []bundler.Diagnostic
+	// Sources, when known, traces a finding's place in a built script to
+	// the source file, line and column (esbuild's source maps).
+	Sources *bundler.Sources
 }
 
 // Report is the result of a check run.
@@ -115,6 +118,7 @@ func Run(ctx context.Context, in *Input, opts Options) (*Report, error) {
 		rep.Widgets = append(rep.Widgets, w.Name)
 		wc := &widgetCheck{in: in, opts: opts, w: w, files: fileInfo}
 		wc.run()
+		wc.traceToSources()
 		rep.Findings = append(rep.Findings, wc.out...)
 	}
 	rep.Findings = append(rep.Findings, limitWarnings(in.BuildWarnings)...)

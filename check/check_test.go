@@ -22,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/go
 // assemble builds the project at root in memory.
 func assemble(t *testing.T, root string, publicURL string) *Input {
 	t.Helper()
-	in, err := FromSources(context.Background(), bundler.Options{Root: root, PublicURL: publicURL})
+	in, err := FromSources(context.Background(), bundler.Options{Root: root, PublicURL: publicURL, SourceMaps: true})
 	if err != nil {
 		if d := bundler.AsDiagnostics(err); d != nil {
 			t.Fatalf("assemble %s: %v", root, d)

@@ -66,7 +66,7 @@ func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	}
 	// esbuild's metafile names inputs relative to the project root, its
 	// working directory.
-	in := &Input{Manifest: out.Manifest, Files: out.Files, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings}
+	in := &Input{Manifest: out.Manifest, Files: out.Files, Metafile: out.Metafile, Root: b.Root(), BuildWarnings: out.Warnings, Sources: out.Sources}
 	in.setSourceDirs(b.WidgetsDir(), out.ConfigFiles)
 	return in, nil
 }

@@ -169,3 +169,32 @@ func quotedIndex(data []byte, s string) int {
 	}
 	return -1
 }
+
+// traceToSources moves the findings still placed by a byte offset in a
+// built file (the widget's document or a script it loads) to the source
+// file, line and column the build's source maps name, with the source
+// line; a finding the maps do not cover keeps its offset.
+func (c *widgetCheck) traceToSources() {
+	if c.in.Sources == nil {
+		return
+	}
+	for i := range c.out {
+		f := &c.out[i]
+		if f.File == "" || f.Offset < 0 {
+			continue
+		}
+		data, ok := c.in.Files[f.File]
+		if !ok {
+			continue
+		}
+		d, ok := c.in.Sources.LocateOffset(c.w.Name, data, f.Offset)
+		if !ok {
+			continue
+		}
+		f.File, f.Offset, f.Source = filepath.ToSlash(d.Location()), -1, d.Source
+		if c.srcPos == nil {
+			c.srcPos = map[int]sourcePos{}
+		}
+		c.srcPos[i] = sourcePos{file: d.File, line: d.Line, col: d.Column, text: d.Source}
+	}
+}

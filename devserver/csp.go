@@ -40,6 +40,9 @@ type Advice struct {
 	ConfigFile string `json:"configFile"`
 	// Message is the one-line explanation shown in the preview and terminal.
 	Message string `json:"message"`
+	// Source is where in the widget's sources the violating code was
+	// written, when the build's source maps trace it.
+	Source *SourcePos `json:"source,omitempty"`
 }
 
 // advise maps a violation to the widget.json field that would allow it. The

@@ -196,6 +196,10 @@ func TestStateChangingOriginChecks(t *testing.T) {
 			if code != tc.want {
 				t.Errorf("csp-report: %d %s, want %d", code, body, tc.want)
 			}
+			code, _, body = do(t, "POST", preview+"/_widgetd/error-report", "", hdr, strings.NewReader(`{"widget":"hello","message":"boom"}`))
+			if code != tc.want {
+				t.Errorf("error-report: %d %s, want %d", code, body, tc.want)
+			}
 		})
 	}
 	if got := calls.Load(); got != want {

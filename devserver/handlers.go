@@ -82,6 +82,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /_widgetd/doc/{name}", s.serveDoc)
 	mux.HandleFunc("GET /_widgetd/{file}", s.serveStatic)
 	mux.HandleFunc("POST /_widgetd/csp-report", s.sameOrigin(s.serveCSPReport))
+	mux.HandleFunc("POST /_widgetd/error-report", s.sameOrigin(s.serveErrorReport))
 	mux.HandleFunc("POST /_widgetd/call-tool", s.sameOrigin(s.serveCallTool))
 	mux.HandleFunc("GET /manifest.json", s.serveManifest)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
@@ -248,16 +249,22 @@ func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
 	}
 	clipViolation(&v)
 	a := advise(v, s.configFile(v.Widget))
+	a.Source = s.locateReported(v.Widget, v.SourceFile, v.Line, v.Column)
 	key := v.Widget + "\x00" + v.Directive + "\x00" + a.Origin + "\x00" + v.BlockedURI
 	if a.Origin != "" {
 		key = v.Widget + "\x00" + v.Directive + "\x00" + a.Origin
 	}
 	if s.reports.firstTime(key) {
-		loc := ""
-		if v.SourceFile != "" {
+		loc, src := "", ""
+		if a.Source != nil {
+			loc = " (at " + a.Source.String() + ")"
+			if a.Source.Text != "" {
+				src = "\n    " + quoteForTerminal(strings.TrimSpace(a.Source.Text))
+			}
+		} else if v.SourceFile != "" {
 			loc = fmt.Sprintf(" (at %s:%d:%d)", v.SourceFile, v.Line, v.Column)
 		}
-		s.log.printf("widgetd dev: %s\n", quoteForTerminal(fmt.Sprintf("CSP violation in widget %s%s: %s", v.Widget, loc, a.Message)))
+		s.log.printf("widgetd dev: %s%s\n", quoteForTerminal(fmt.Sprintf("CSP violation in widget %s%s: %s", v.Widget, loc, a.Message)), src)
 	}
 	writeJSON(w, http.StatusOK, a)
 }
@@ -390,10 +397,7 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 			continue
 		}
 		doc := out.Files[wd.HTML]
-		scripts := []string{reporterScript}
-		if HostHasOpenAI(r.URL.Query().Get("host")) {
-			scripts = append(scripts, openaiScript)
-		}
+		scripts := documentScripts(r.URL.Query())
 		h := w.Header()
 		h.Set("Content-Type", "text/html; charset=utf-8")
 		// csp=none emulates ChatGPT's developer mode, which applies no CSP.

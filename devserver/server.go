@@ -159,6 +159,7 @@ func New(opts Options) (*Server, error) {
 		NoCompress: true,
 		DevOrigin:  s.previewOrigin,
 		Skip:       opts.Skip,
+		SourceMaps: true, // CSP violations and errors name the source line
 	})
 	if err != nil {
 		s.closeListeners()

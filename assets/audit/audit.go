@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Severity ranks a finding. Errors fail `widgetd check`; warnings fail it
@@ -79,10 +80,14 @@ type Finding struct {
 	File string `json:"file,omitempty"`
 	// Offset is the byte offset in File, or -1 when there is none.
 	Offset int `json:"offset"`
+	// Source is the source line at File's line, when File names a place
+	// in the widget's sources ("file:line:col"), so a reader sees the code.
+	Source string `json:"source,omitempty"`
 }
 
 // String formats the finding as
-// "subject: rule: severity: [file[:offset]: ]message (fix)".
+// "subject: rule: severity: [file[:offset]: ]message (fix)", then the
+// source line, indented, on a line of its own when it is known.
 func (f Finding) String() string {
 	s := f.Subject + ": " + f.Rule + ": " + f.Severity.String() + ": "
 	if f.File != "" {
@@ -95,6 +100,9 @@ func (f Finding) String() string {
 	s += f.Message
 	if f.Fix != "" {
 		s += " (" + f.Fix + ")"
+	}
+	if src := strings.TrimSpace(f.Source); src != "" {
+		s += "\n    " + src
 	}
 	return s
 }

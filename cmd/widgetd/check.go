@@ -166,7 +166,11 @@ func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 	if f.distDir != "" {
 		in, err = check.LoadDist(f.distDir)
 	} else {
-		in, err = check.FromSources(ctx, bundler.Options{Root: f.root, WidgetsDir: f.widgetsDir, PublicURL: f.publicURL, NoCompress: true})
+		// Source maps place findings at source lines, but esbuild hashes
+		// them into external JS names: --mcp compares URIs with the
+		// server's dist/, so it checks a build without them.
+		in, err = check.FromSources(ctx, bundler.Options{Root: f.root, WidgetsDir: f.widgetsDir, PublicURL: f.publicURL, NoCompress: true,
+			SourceMaps: f.mcpURL == ""})
 	}
 	if findings, ok := check.LimitFindings(err); ok {
 		return &check.Report{Widgets: []string{}, Findings: findings}, nil

@@ -398,6 +398,15 @@ function vueError(err, file, lineOffset = 0) {
   return new CompileError(message, line, column, file);
 }
 
+// withMap appends a compiler's source map to its code as an inline
+// sourceMappingURL comment, which esbuild reads and chains into the build's
+// own map (kept in memory for source positions; never written).
+function withMap(code, map) {
+  if (!map || !map.mappings) return code;
+  const json = typeof map.toString === "function" && map.toString !== Object.prototype.toString ? map.toString() : JSON.stringify(map);
+  return `${code}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from(json).toString("base64")}\n`;
+}
+
 // ---- Svelte 5 ----
 
 async function compileSvelte(req) {
@@ -415,7 +424,7 @@ async function compileSvelte(req) {
       line: w.start ? w.start.line : 0,
       column: w.start ? w.start.column + 1 : 0,
     }));
-    return { code: res.js.code, css: res.css ? res.css.code : "", loader: "js", warnings };
+    return { code: withMap(res.js.code, res.js.map), css: res.css ? res.css.code : "", loader: "js", warnings };
   } catch (err) {
     const start = err.start;
     const message = String(err.message || err).split("\n")[0];
@@ -438,10 +447,13 @@ async function compileSolid(req) {
       presets,
       babelrc: false,
       configFile: false,
-      sourceMaps: false,
+      // The map (chained through esbuild's, when it stripped the types
+      // first) lets errors name the source line.
+      sourceMaps: true,
+      inputSourceMap: true,
       compact: false,
     });
-    return { code: res.code, css: "", loader: "js" };
+    return { code: withMap(res.code, res.map), css: "", loader: "js" };
   } catch (err) {
     if (err instanceof MissingPackage) throw err;
     const message = String(err.reasonCode ? err.message.replace(/^[^:]*: /, "").replace(/ \(\d+:\d+\)[\s\S]*$/, "") : err.message).split("\n")[0];

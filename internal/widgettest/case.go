@@ -47,6 +47,11 @@ type probe struct {
 const stateExpr = `(() => { const d = window.widgetdDev; if (!d) return null; const f = document.getElementById("widget-frame");
   return { initialized: d.initialized, loaded: d.loaded, log: d.log, calls: d.calls, frameHeight: f ? f.getBoundingClientRect().height : 0 }; })()`
 
+// tracedStateExpr is stateExpr once the reports the page is still tracing
+// to their source lines are logged (or after 5 s, keeping what is logged).
+const tracedStateExpr = `(async () => { for (let i = 0; i < 100 && window.widgetdDev && window.widgetdDev.pendingReports > 0; i++)
+  await new Promise((r) => setTimeout(r, 50)); return ` + stateExpr + `; })()`
+
 // pageErrors collects uncaught exceptions of every frame of the tab.
 type pageErrors struct {
 	mu    sync.Mutex
@@ -225,9 +230,10 @@ func settle(ctx context.Context, expect devserver.Expect) (settled, error) {
 			if s.probe == nil {
 				return s, errors.New("the widget document never answered a probe (did it replace the whole document?)")
 			}
-			// CSP reports and late errors arrive asynchronously.
+			// CSP reports and late errors arrive asynchronously, then the
+			// server traces each to its source line.
 			time.Sleep(100 * time.Millisecond)
-			return s, eval(ctx, stateExpr, &s.state)
+			return s, eval(ctx, tracedStateExpr, &s.state)
 		}
 		select {
 		case <-ctx.Done():
@@ -256,10 +262,13 @@ func checkLog(st *pageState) []string {
 			var v struct {
 				Directive, BlockedURI, SourceFile string
 				Line, Column                      int
+				Source                            *devserver.SourcePos
 			}
 			_ = json.Unmarshal(e.Data, &v)
 			loc := ""
-			if v.SourceFile != "" {
+			if v.Source != nil {
+				loc = " at " + sourceAt(v.Source)
+			} else if v.SourceFile != "" {
 				loc = fmt.Sprintf(" at %s:%d:%d", v.SourceFile, v.Line, v.Column)
 			}
 			out = append(out, fmt.Sprintf("CSP violation: %s blocked %q%s", v.Directive, v.BlockedURI, loc))
@@ -267,10 +276,13 @@ func checkLog(st *pageState) []string {
 			var v struct {
 				Message, File string
 				Line, Column  int
+				Source        *devserver.SourcePos
 			}
 			_ = json.Unmarshal(e.Data, &v)
 			loc := ""
-			if v.File != "" {
+			if v.Source != nil {
+				loc = " at " + sourceAt(v.Source)
+			} else if v.File != "" {
 				loc = fmt.Sprintf(" (%s:%d:%d)", v.File, v.Line, v.Column)
 			}
 			out = append(out, "uncaught error in the widget: "+v.Message+loc)
@@ -279,6 +291,14 @@ func checkLog(st *pageState) []string {
 		}
 	}
 	return out
+}
+
+// sourceAt is "file:line:col" and, when known, the source line below it.
+func sourceAt(p *devserver.SourcePos) string {
+	if p.Text == "" {
+		return p.String()
+	}
+	return p.String() + "\n      " + strings.TrimSpace(p.Text)
 }
 
 // checkExpect lists the fixture's expectations the widget does not meet.

@@ -101,11 +101,16 @@ widget.onToolResult(() => {});
 document.body.textContent = "pear";`,
 		"unmet/fixtures/default.json": `{"expect":{"text":["apple"],"elements":["table"],"calls":[{"tool":"lookup"}]}}`,
 		"throws/widget.json":          `{}`,
-		"throws/index.ts":             `setTimeout(() => { throw new Error("kaboom in the widget"); }, 10);`,
-		"csp/widget.json":             `{}`,
-		"csp/index.ts": `import { widget } from "widgetd";
+		// TSX, so failures name the source line through the source map.
+		"throws/index.tsx": `const delay: number = 10;
+setTimeout(() => {
+  throw new Error("kaboom in the widget");
+}, delay);`,
+		"csp/widget.json": `{}`,
+		"csp/index.tsx": `import { widget } from "widgetd";
 widget.onToolResult(() => {});
-fetch("https://api.not-declared.example/data").catch(() => {});`,
+const url: string = "https://api.not-declared.example/data";
+fetch(url).catch(() => {});`,
 		// A component entry of no framework widgetd can tell: nothing mounts
 		// it, and the body stays empty after the tool result.
 		"blank/widget.json": `{}`,
@@ -134,8 +139,12 @@ export default function Card() { return "<p>never mounted</p>"; }`,
 		wantFailure(t, u, `expected text "apple"; the widget shows "pear"`)
 		wantFailure(t, u, `expected an element matching "table"`)
 		wantFailure(t, u, `expected a call of tool "lookup"`)
-		wantFailure(t, caseByName(t, rep, "throws/none@"+h), "kaboom in the widget")
-		wantFailure(t, caseByName(t, rep, "csp/none@"+h), `CSP violation: connect-src blocked "https://api.not-declared.example/data"`)
+		wantFailure(t, caseByName(t, rep, "throws/none@"+h), "kaboom in the widget at ")
+		wantFailure(t, caseByName(t, rep, "throws/none@"+h), filepath.Join("widgets", "throws", "index.tsx")+`:3:`)
+		wantFailure(t, caseByName(t, rep, "throws/none@"+h), "\n      throw new Error(\"kaboom in the widget\");")
+		wantFailure(t, caseByName(t, rep, "csp/none@"+h), `CSP violation: connect-src blocked "https://api.not-declared.example/data" at `)
+		wantFailure(t, caseByName(t, rep, "csp/none@"+h), filepath.Join("widgets", "csp", "index.tsx")+`:4:`)
+		wantFailure(t, caseByName(t, rep, "csp/none@"+h), "\n      fetch(url).catch(() => {});")
 		blank := caseByName(t, rep, "blank/none@"+h)
 		wantFailure(t, blank, "the widget's document body is empty after the tool result arrived: ")
 		wantFailure(t, blank, filepath.Join("blank", "index.ts")+" renders no element")

@@ -92,6 +92,9 @@ const sandboxOrigin = new URL(cfg.sandboxUrl).origin;
 const dev = ((window as any).widgetdDev = {
   log: [] as LogEntry[],
   violations: [] as any[],
+  // Reports (CSP violations, uncaught errors) still being traced to their
+  // source line by the server; widgetd test waits for none.
+  pendingReports: 0,
   build: null as BuildEvent | null,
   mounts: 0,
   initialized: false,
@@ -252,6 +255,24 @@ function logEntry(dir: LogEntry["dir"], kind: string, data?: unknown) {
   li.textContent = `${new Date(entry.t).toISOString().slice(11, 23)} ${arrow} ${kind} ${text ?? ""}`;
   ol.append(li);
   ol.scrollTop = ol.scrollHeight;
+}
+
+// traced posts a report (CSP violation, uncaught error) to the server,
+// which traces it to its source line through the build's source maps, and
+// then logs it with the answer's source. dev.pendingReports counts the
+// reports still on their way, so widgetd test can wait for none.
+async function traced(kind: string, path: string, body: Record<string, unknown>): Promise<any> {
+  dev.pendingReports++;
+  let answer: any = null;
+  try {
+    const r = await fetch(cfg.base + path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (r.ok) answer = await r.json();
+  } catch {
+    /* logged with the bundle position */
+  }
+  logEntry("err", kind, answer?.source ? { ...body, source: answer.source } : body);
+  dev.pendingReports--;
+  return answer;
 }
 
 function describe(m: any): string {
@@ -621,7 +642,7 @@ function previewPage(name: string) {
       return;
     }
     if (d.widgetd === "error") {
-      logEntry("err", "uncaught", d);
+      reportError(d);
       return;
     }
     if (d.widgetd === "probe-result") {
@@ -674,6 +695,13 @@ function previewPage(name: string) {
     }
   });
 
+  // reportError logs an uncaught error from the frame; the server traces
+  // it to its source line.
+  function reportError(d: any) {
+    const body = { widget: name, message: String(d.message || ""), file: String(d.file || ""), line: Number(d.line) || 0, column: Number(d.column) || 0 };
+    void traced("uncaught", "/_widgetd/error-report", body);
+  }
+
   async function reportViolation(v: any) {
     const body = {
       widget: name,
@@ -685,18 +713,7 @@ function previewPage(name: string) {
       column: Number(v.column) || 0,
       sample: String(v.sample || ""),
     };
-    logEntry("err", "CSP violation", body);
-    let advice: any = { ...body, message: `${body.directive} blocked ${body.blockedURI}` };
-    try {
-      const r = await fetch(cfg.base + "/_widgetd/csp-report", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      if (r.ok) advice = await r.json();
-    } catch {
-      /* show the raw violation */
-    }
+    const advice: any = (await traced("CSP violation", "/_widgetd/csp-report", body)) ?? { ...body, message: `${body.directive} blocked ${body.blockedURI}` };
     const key = `${advice.directive}|${advice.origin || advice.blockedURI}`;
     if (dev.violations.some((x) => `${x.directive}|${x.origin || x.blockedURI}` === key)) return;
     dev.violations.push(advice);
@@ -707,6 +724,12 @@ function previewPage(name: string) {
     const msg = document.createElement("div");
     msg.textContent = advice.message;
     li.append(strong, msg);
+    if (advice.source) {
+      const at = document.createElement("code");
+      at.className = "at";
+      at.textContent = `${advice.source.file}:${advice.source.line}:${advice.source.column}  ${String(advice.source.text || "").trim()}`;
+      li.append(at);
+    }
     if (advice.field) {
       const fix = document.createElement("code");
       fix.className = "fix";
