@@ -44,11 +44,11 @@ func typedProject(t *testing.T, withTS bool, files map[string]string) string {
 func TestTypesFlag(t *testing.T) {
 	bad := typedProject(t, true, map[string]string{
 		"widgets/w/widget.json": `{"title": "W", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
-		"widgets/w/index.ts":    "import { widget } from \"widgetd\";\nconst x: number = \"str\";\nwidget.onToolResult(() => console.log(x));\n",
+		"widgets/w/index.ts":    "import { widget } from \"widgetd\";\nconst x: number = \"str\";\nwidget.onToolResult(() => document.body.append(String(x)));\n",
 	})
 	good := typedProject(t, true, map[string]string{
 		"widgets/w/widget.json": `{"title": "W", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
-		"widgets/w/index.ts":    "import { widget } from \"widgetd\";\nconst x: number = 1;\nwidget.onToolResult(() => console.log(x));\n",
+		"widgets/w/index.ts":    "import { widget } from \"widgetd\";\nconst x: number = 1;\nwidget.onToolResult(() => document.body.append(String(x)));\n",
 	})
 	noTS := typedProject(t, false, map[string]string{
 		"widgets/w/widget.json": `{"title": "W", "domain": "https://ok.example.com", "widgetDescription": "d"}`,
