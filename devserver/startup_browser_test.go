@@ -133,7 +133,7 @@ func (p *page) setMode(mode string) {
 // exit button is (shown) on top of everything at its centre, else why not.
 func (p *page) stageState(cls string, shown bool) string {
 	var st struct {
-		Class, Menu string
+		Class, Menu   string
 		OnTop, Hidden bool
 	}
 	err := p.eval(`(() => { const b = document.getElementById("exit-mode"), r = b.getBoundingClientRect();
