@@ -85,6 +85,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("POST /_widgetd/error-report", s.sameOrigin(s.serveErrorReport))
 	mux.HandleFunc("POST /_widgetd/call-tool", s.sameOrigin(s.serveCallTool))
 	mux.HandleFunc("GET /manifest.json", s.serveManifest)
+	mux.HandleFunc("GET /favicon.ico", s.serveFavicon)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	s.mountMCPProxy(mux)
 	cop := http.NewCrossOriginProtection()
@@ -137,6 +138,8 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 		ctype = "text/javascript; charset=utf-8"
 	case ".css":
 		ctype = "text/css; charset=utf-8"
+	case ".svg":
+		ctype = "image/svg+xml"
 	default:
 		http.NotFound(w, r)
 		return
@@ -145,6 +148,26 @@ func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		http.NotFound(w, r)
 		return
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "no-cache")
+	_, _ = w.Write(data)
+}
+
+// serveFavicon answers the browser's /favicon.ico request (made for pages
+// that name no icon, e.g. manifest.json opened directly) with the preview's
+// icon, unless the build has a favicon.ico of its own: no 404 on any page.
+func (s *Server) serveFavicon(w http.ResponseWriter, r *http.Request) {
+	var data []byte
+	s.mu.RLock()
+	if s.out != nil {
+		data = s.out.Files["favicon.ico"]
+	}
+	s.mu.RUnlock()
+	ctype := contenttype.For("favicon.ico")
+	if data == nil {
+		data, _ = static.ReadFile("static/favicon.svg")
+		ctype = "image/svg+xml"
 	}
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "no-cache")

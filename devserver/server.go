@@ -32,6 +32,9 @@ type Options struct {
 	// Addr is the preview listener (pages, live-reload events, built files);
 	// default DefaultAddr. Port 0 picks a free port.
 	Addr string
+	// Listener, when set, is the preview listener already open on Addr
+	// (from ListenPreview); New uses it instead of listening on Addr.
+	Listener net.Listener
 	// SandboxAddr is the listener of the sandbox origin that serves widget
 	// documents under their CSP. Default: Addr's host with the next port
 	// (a free port when Addr's port is 0 or the next one is taken).
@@ -122,19 +125,23 @@ func New(opts Options) (*Server, error) {
 	if opts.PublicURL != "" {
 		pu, err := publicurl.Normalize(opts.PublicURL)
 		if err != nil {
+			closeIfSet(opts.Listener)
 			return nil, fmt.Errorf("--public-url: %w", err)
 		}
 		opts.PublicURL = pu
 	}
 	if opts.MCPURL != "" {
 		if u, err := url.Parse(opts.MCPURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			closeIfSet(opts.Listener)
 			return nil, fmt.Errorf("--mcp %q must be an http(s) URL of a Streamable HTTP MCP endpoint", opts.MCPURL)
 		}
 	}
 	s := &Server{opts: opts, log: &syncWriter{w: opts.Log}, reports: newReportLimits()}
 	var err error
-	if s.previewLn, err = net.Listen("tcp", opts.Addr); err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
+	if s.previewLn = opts.Listener; s.previewLn == nil {
+		if s.previewLn, err = net.Listen("tcp", opts.Addr); err != nil {
+			return nil, fmt.Errorf("listen on %s: %w", opts.Addr, err)
+		}
 	}
 	if s.sandboxLn, err = listenSandbox(opts.SandboxAddr, s.previewLn.Addr().(*net.TCPAddr), opts.Addr); err != nil {
 		s.previewLn.Close()
@@ -214,6 +221,13 @@ func originHost(a *net.TCPAddr, configured string) string {
 	return net.JoinHostPort(host, strconv.Itoa(a.Port))
 }
 
+// closeIfSet closes a listener handed to New that New will not use.
+func closeIfSet(ln net.Listener) {
+	if ln != nil {
+		ln.Close()
+	}
+}
+
 func (s *Server) closeListeners() {
 	if s.previewLn != nil {
 		s.previewLn.Close()
@@ -242,15 +256,10 @@ func (s *Server) Run(ctx context.Context) error {
 	errc := make(chan error, 2)
 	go func() { errc <- preview.Serve(s.previewLn) }()
 	go func() { errc <- sandbox.Serve(s.sandboxLn) }()
-	s.log.printf("widgetd dev: preview at %s (widgets served from %s)\n", s.PreviewURL(), s.sandboxURL)
-	if s.opts.PublicURL != "" {
-		s.log.printf("widgetd dev: public URL %s (built files and manifest.json served under it)\n", s.opts.PublicURL)
-	}
-	if s.mcp != nil {
+	// The URLs are printed once, by the caller (PreviewURL, PublicURL,
+	// PublicMCPURL); the log only says what is not printed there.
+	if s.mcp != nil && s.PublicMCPURL() == "" {
 		s.log.printf("widgetd dev: forwarding widget tools/call to %s\n", s.opts.MCPURL)
-	}
-	if u := s.PublicMCPURL(); u != "" {
-		s.log.printf("widgetd dev: MCP server %s published at %s\n", s.opts.MCPURL, u)
 	}
 	// The listeners are bound, so early requests wait for the first build
 	// rather than fail.

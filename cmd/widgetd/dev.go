@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,7 +27,16 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			"overlay and CSP-violation reports. See docs/dev.md.\n", stdout, stderr)
 	var opts devserver.Options
 	projectFlags(fs, &opts.Root, &opts.WidgetsDir, widgetsHelp)
-	fs.StringVar(&opts.Addr, "addr", devserver.DefaultAddr, "preview `address` (pages, live reload, built files)")
+	fs.StringVar(&opts.Addr, "addr", devserver.DefaultAddr, "preview `address` (pages, live reload, built files); when not given and the port is in use, the next free port is taken")
+	port := -1 // not given
+	fs.Func("port", "preview `port` on the --addr host (in use: an error, unlike the default port)", func(v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 65535 {
+			return errors.New("want a port number from 0 to 65535")
+		}
+		port = n
+		return nil
+	})
 	fs.StringVar(&opts.SandboxAddr, "sandbox-addr", "", "`address` of the separate widget origin (default: next port of --addr)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "`URL` the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
 	fs.StringVar(&opts.SandboxURL, "sandbox-url", "", "`URL` the widget origin is reached at when it is proxied too")
@@ -39,7 +50,8 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return nil
 	})
 	fs.BoolVar(&opts.TrustForwarded, "trust-forwarded", false, "trust X-Forwarded-Prefix, -Proto and -Host (only behind a proxy that sets them and drops the client's)")
-	var tunnel bool
+	var tunnel, open bool
+	fs.BoolVar(&open, "open", false, "open the preview in your browser (xdg-open, open or rundll32; without one it says so and keeps serving)")
 	fs.BoolVar(&tunnel, "tunnel", false, "publish the preview (and --mcp) through cloudflared or ngrok found on PATH, and print what to paste into ChatGPT and Claude")
 	if code, ok := fs.parse(args); !ok {
 		return code
@@ -49,9 +61,15 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	opts.Log = stderr
+	listening, code := listenDev(ctx, fs, &opts, port, stderr)
+	if listening == nil {
+		return code
+	}
+	opts.Listener, opts.Addr = listening.Listener, listening.Addr
 	if tunnel {
 		tun, err := startTunnel(ctx, opts.Addr, stderr)
 		if err != nil {
+			opts.Listener.Close()
 			printError(stderr, err)
 			return exitError
 		}
@@ -64,13 +82,42 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	fmt.Fprintf(stdout, "  ➜  Preview: %s\n", srv.PreviewURL())
+	if listening.BusyPort != 0 {
+		fmt.Fprintf(stdout, "     (port %d is in use, so %s is used; pass --port to choose)\n", listening.BusyPort, opts.Addr)
+	}
 	printPublic(stdout, srv)
+	if open {
+		openBrowser(ctx, srv.PreviewURL(), stderr)
+	}
 	// Run ends with ctx's error on Ctrl-C/SIGTERM: a clean exit.
 	if err := srv.Run(ctx); err != nil && ctx.Err() == nil && !errors.Is(err, context.Canceled) {
 		fmt.Fprintf(stderr, "widgetd dev: %v\n", err)
 		return exitError
 	}
 	return exitOK
+}
+
+// listenDev opens the preview listener: --port N is --addr's host with port
+// N; an address given with --addr or --port must be free, the default one
+// moves to the next free port. On failure it prints why and returns the
+// exit code.
+func listenDev(ctx context.Context, fs *cmdFlags, opts *devserver.Options, port int, stderr io.Writer) (*devserver.Listening, int) {
+	explicit, flagName := false, "--addr"
+	fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "addr" || f.Name == "port" })
+	if port >= 0 {
+		host, _, err := net.SplitHostPort(opts.Addr)
+		if err != nil {
+			fmt.Fprintf(stderr, "widgetd dev: --addr %q: %v\n", opts.Addr, err)
+			return nil, exitUsage
+		}
+		opts.Addr, flagName = net.JoinHostPort(host, strconv.Itoa(port)), "--port"
+	}
+	l, err := devserver.ListenPreview(ctx, opts.Addr, explicit, flagName)
+	if err != nil {
+		printError(stderr, err)
+		return nil, exitError
+	}
+	return l, exitOK
 }
 
 // startTunnel starts cloudflared or ngrok (whichever is on PATH) publishing

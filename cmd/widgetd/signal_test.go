@@ -97,8 +97,8 @@ func TestSignalStopsDev(t *testing.T) {
 				"widgets/w/index.ts":    `document.body.append("w");`,
 			})
 			cmd := widgetdCmd(t, root, "dev", "--addr", "127.0.0.1:0")
-			var stderr syncbuf.Buffer
-			cmd.Stderr = &stderr
+			var stdout, stderr syncbuf.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func TestSignalStopsDev(t *testing.T) {
 				cmd.Process.Kill()
 				<-exited
 			})
-			for deadline := time.Now().Add(60 * time.Second); !strings.Contains(stderr.String(), "preview at"); time.Sleep(20 * time.Millisecond) {
+			for deadline := time.Now().Add(60 * time.Second); !strings.Contains(stdout.String(), "Preview: "); time.Sleep(20 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("dev did not start: %s", stderr.String())
 				}

@@ -301,6 +301,7 @@ function previewPage(name: string) {
   const noCSP = $<HTMLInputElement>("no-csp")!;
   const stage = $("stage")!;
   const wrap = $("frame-wrap")!;
+  const exitModeBtn = $<HTMLButtonElement>("exit-mode")!;
   const params = new URLSearchParams(location.search);
   // ?host= takes the four names and the old "mcp" (now mcp-apps).
   hostSel.value = hostProfile(params.get("host"), cfg.version).name;
@@ -418,6 +419,8 @@ function previewPage(name: string) {
   function applyLayout() {
     stage.classList.remove("mode-inline", "mode-pip", "mode-fullscreen");
     stage.classList.add("mode-" + mode());
+    exitModeBtn.hidden = mode() === "inline";
+    exitModeBtn.textContent = mode() === "pip" ? "Exit picture-in-picture ✕" : "Exit fullscreen ✕";
     stage.classList.toggle("theme-dark", themeSel.value === "dark");
     wrap.classList.toggle("bordered", widget?.meta?.ui?.prefersBorder !== false);
   }
@@ -591,6 +594,18 @@ function previewPage(name: string) {
     }
   }
   for (const el of [themeSel, modeSel, localeIn, maxHIn]) el.addEventListener("change", contextChanged);
+  // The way back from fullscreen and pip, as hosts give one: the button over
+  // the widget and Escape (while focus is in the page, not in the widget's
+  // frame) return to inline and tell the widget, as the select does.
+  function leaveMode() {
+    if (mode() === "inline") return;
+    modeSel.value = "inline";
+    contextChanged();
+  }
+  exitModeBtn.addEventListener("click", leaveMode);
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && !e.defaultPrevented) leaveMode();
+  });
   hostSel.addEventListener("change", () => {
     const u = new URL(location.href);
     u.searchParams.set("host", hostSel.value);
