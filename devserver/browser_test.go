@@ -244,6 +244,18 @@ func TestHostControls(t *testing.T) {
 		t.Run(c.host, func(t *testing.T) {
 			p := openPage(t, d.PreviewURL()+"preview/hello?host="+c.host)
 			p.waitFrameText("Hello, Ada!", 30*time.Second)
+			if HostAnswersUI(c.host) {
+				// On chatgpt the text shows from window.openai before the ui/*
+				// session is up; a change made before it travels in the
+				// ui/initialize result instead of host-context-changed.
+				p.waitFor("the ui/* session", 30*time.Second, func() string {
+					var up bool
+					if err := p.eval(`widgetdDev.initialized`, &up); err != nil || !up {
+						return "not initialized yet"
+					}
+					return ""
+				})
+			}
 			var ok bool
 			if err := p.eval(`(() => { const s = document.getElementById("theme"); s.value = "dark"; s.dispatchEvent(new Event("change")); return true; })()`, &ok); err != nil {
 				t.Fatal(err)
