@@ -125,7 +125,7 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	if p.fixture != nil && p.fixture.Fixture.Expect != nil {
 		expect = *p.fixture.Fixture.Expect
 	}
-	s, err := settle(ctx, expect)
+	s, err := settle(ctx, expect, devserver.HostAnswersUI(p.host))
 	if err != nil {
 		fail("%v", err)
 	}
@@ -196,11 +196,14 @@ type settled struct {
 	stable bool
 }
 
-// settle polls until the widget document is ready, its expectations hold
-// and its frame height has been stable for settleStable, or until nothing
-// has changed for settleQuiet (the last probe is then checked and
-// reported).
-func settle(ctx context.Context, expect devserver.Expect) (settled, error) {
+// settle polls until the widget document is ready, its expectations hold,
+// its frame height has been stable for settleStable and, when session is
+// set (a host that answers ui/* besides window.openai, as today's ChatGPT),
+// the ui/* session is up: its host context and style variables arrive with
+// it, so a screenshot taken before would differ from one taken after. It
+// gives up when nothing has changed for settleQuiet (the last probe is then
+// checked and reported).
+func settle(ctx context.Context, expect devserver.Expect, session bool) (settled, error) {
 	// The content probe goes last, so Found[i] still answers Elements[i].
 	selectors := append(append([]string{}, expect.Elements...), contentSelector)
 	sel, _ := json.Marshal(selectors)
@@ -222,10 +225,11 @@ func settle(ctx context.Context, expect devserver.Expect) (settled, error) {
 		if s.state.FrameHeight != lastHeight {
 			lastHeight, stableSince = s.state.FrameHeight, time.Now()
 		}
-		if seen := fmt.Sprintf("%+v %v", s.probe, lastHeight); seen != lastSeen {
+		if seen := fmt.Sprintf("%+v %v %v", s.probe, lastHeight, s.state.Initialized); seen != lastSeen {
 			lastSeen, lastChange = seen, time.Now()
 		}
-		s.stable = s.probe != nil && s.probe.Ready && len(checkExpect(expect, s.probe, s.state)) == 0 && time.Since(stableSince) > settleStable
+		s.stable = s.probe != nil && s.probe.Ready && len(checkExpect(expect, s.probe, s.state)) == 0 && time.Since(stableSince) > settleStable &&
+			(!session || s.state.Initialized)
 		if s.stable || time.Since(lastChange) > settleQuiet {
 			if s.probe == nil {
 				return s, errors.New("the widget document never answered a probe (did it replace the whole document?)")
@@ -395,7 +399,7 @@ func screenshot(ctx context.Context, p plan, opts Options, stable bool, c *Case)
 	old, err := os.ReadFile(p.baseline())
 	if opts.Update || errors.Is(err, os.ErrNotExist) {
 		if !stable {
-			return []string{fmt.Sprintf("not writing baseline %s: the widget frame's height was still changing after %s without settling; make the layout settle (or stop animating its height) and run again", relPath(p.baseline()), settleQuiet)}
+			return []string{fmt.Sprintf("not writing baseline %s: the widget did not settle within %s of its last change (its frame height kept changing, or the host's ui/* session never came up); make the layout settle (or stop animating its height) and run again", relPath(p.baseline()), settleQuiet)}
 		}
 		if err := writeFile(p.baseline(), png); err != nil {
 			return []string{err.Error()}
