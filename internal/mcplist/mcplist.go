@@ -37,7 +37,7 @@ type Client struct {
 // only kind the streamable HTTP transport dials; the error says how to fix it.
 func ValidateEndpoint(raw string) error {
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
 		return fmt.Errorf("%q is not an http:// or https:// URL; pass the server's MCP endpoint, such as http://localhost:8000/mcp", raw)
 	}
 	return nil
