@@ -31,26 +31,7 @@ func TestAdapter(t *testing.T) {
 	s.AddTool(tool, func(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return mcp.NewToolResultStructured(map[string]any{"n": 1}, "1"), nil
 	})
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
-	defer srv.Close()
-
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := client.NewStreamableHttpClient(srv.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "claude-ai", Version: "1.0"}
-	ir, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, c, ir := connectHTTP(t, s, "claude-ai")
 	if ir.Capabilities.Extensions[assets.ExtensionID] == nil {
 		t.Errorf("extension not advertised: %+v", ir.Capabilities)
 	}
@@ -135,4 +116,31 @@ func TestAudit(t *testing.T) {
 	if !strings.Contains(strings.Join(rules, " "), "tool dangling:"+audit.RuleToolResourceUnknown) {
 		t.Errorf("dangling resourceUri not reported: %v", rules)
 	}
+}
+
+// connectHTTP serves s over streamable HTTP on a test server and returns a
+// context bounding the test's calls and an mcp-go client initialized as
+// clientName, with what the server answered; all are closed at cleanup.
+func connectHTTP(t *testing.T, s *server.MCPServer, clientName string) (context.Context, *client.Client, *mcp.InitializeResult) {
+	t.Helper()
+	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
+	t.Cleanup(srv.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	t.Cleanup(cancel)
+	c, err := client.NewStreamableHttpClient(srv.URL + "/mcp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: clientName, Version: "1.0"}
+	ir, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ctx, c, ir
 }

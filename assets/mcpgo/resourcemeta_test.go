@@ -1,12 +1,8 @@
 package mcpgo_test
 
 import (
-	"context"
-	"net/http/httptest"
 	"testing"
-	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
@@ -23,24 +19,7 @@ func TestResourceMetaOnTheWire(t *testing.T) {
 	reg, _ := assetstest.Load(t, assetstest.Options{EveryMetaField: true})
 	s := server.NewMCPServer("test", "0.1.0", mcpgo.ServerOptions(reg, nil)...)
 	mcpgo.AddResources(s, reg, nil)
-	srv := httptest.NewServer(server.NewStreamableHTTPServer(s))
-	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := client.NewStreamableHttpClient(srv.URL + "/mcp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "c", Version: "1"}
-	if _, err := c.Initialize(ctx, init); err != nil {
-		t.Fatal(err)
-	}
+	ctx, c, _ := connectHTTP(t, s, "c")
 	list, err := c.ListResources(ctx, mcp.ListResourcesRequest{})
 	if err != nil {
 		t.Fatal(err)
