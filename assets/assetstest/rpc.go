@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/widgetd/widgetd/assets/audit"
 	"io"
 	"net/http"
 	"os"
@@ -120,4 +121,39 @@ func Golden(t testing.TB, file string, got json.RawMessage, update bool) {
 	if norm != string(want) {
 		t.Errorf("%s differs from what the server sent:\n%s", file, norm)
 	}
+}
+
+// ToolsListGolden checks a tools/list answer as an SDK adapter sent it: it
+// lists want tools, each top-level securitySchemes equals its _meta mirror
+// (both present or both absent), and each tool passes the audit as sent;
+// then raw is compared with the golden file (rewritten with update). The
+// go-sdk and mcp-go adapter tests share it, so both SDKs meet one contract.
+func ToolsListGolden(t testing.TB, raw json.RawMessage, want int, file string, update bool) {
+	t.Helper()
+	var res struct {
+		Tools []audit.Tool `json:"tools"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Tools) != want {
+		t.Fatalf("tools/list: %v %s", err, raw)
+	}
+	for _, tool := range res.Tools {
+		mirror, hasMirror := tool.Meta["securitySchemes"]
+		if hasMirror != (tool.SecuritySchemes != nil) || (hasMirror && string(marshal(t, mirror)) != string(marshal(t, tool.SecuritySchemes))) {
+			t.Errorf("%s: top-level securitySchemes %v, _meta mirror %v", tool.Name, tool.SecuritySchemes, mirror)
+		}
+		if fs := audit.CheckTool(tool, nil); len(fs) != 0 {
+			t.Errorf("%s as sent fails the audit: %v", tool.Name, fs)
+		}
+	}
+	Golden(t, file, raw, update)
+}
+
+// marshal is json.Marshal failing t on error.
+func marshal(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
