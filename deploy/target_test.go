@@ -23,6 +23,15 @@ func TestParseTarget(t *testing.T) {
 		{in: "s3://widgets/w?x=1", err: "no user, port, query or fragment"},
 		{in: "s3://user@widgets/w", err: "no user, port, query or fragment"},
 		{in: "s3://widgets:9000/w", err: "no user, port, query or fragment"},
+		{in: "s3://widgets/env=prod/v1.2", bucket: "widgets", prefix: "env=prod/v1.2/"},
+		{in: "s3://my_widgets.eu-1/w", bucket: "my_widgets.eu-1", prefix: "w/"},
+		{in: "s3://0/%000", err: `the key prefix holds "\x00"`},
+		{in: "s3://w/a%3Fb", err: `the key prefix holds "?"`},
+		{in: "s3://w/a%20b", err: `the key prefix holds " "`},
+		{in: "s3://w/caf%C3%A9", err: `the key prefix holds "\xc3"`},
+		{in: "s3://Widgets/w", err: "may hold only lowercase letters"},
+		{in: "s3://-w/w", err: "must begin and end with a letter or digit"},
+		{in: "s3://w%2Fx/w", err: "not an s3://bucket/prefix URL"},
 	} {
 		got, err := ParseTarget(tc.in)
 		switch {
@@ -40,7 +49,7 @@ func TestParseTarget(t *testing.T) {
 // prefix that is empty or clean segments each ending in "/", and its
 // String parses back to itself.
 func FuzzParseTarget(f *testing.F) {
-	for _, s := range []string{"s3://b", "s3://b/p/q", "s3://b/../x", "s3://b/a//c", "s3:b", "s3://b/%2e%2e/x", "s3://b/p?q#f"} {
+	for _, s := range []string{"s3://b", "s3://b/p/q", "s3://b/../x", "s3://b/a//c", "s3:b", "s3://b/%2e%2e/x", "s3://b/p?q#f", "s3://0/%000", "s3://w/a%3Fb/c"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
