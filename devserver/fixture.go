@@ -46,7 +46,9 @@ type Fixture struct {
 	// (ui/notifications/tool-result; window.openai.toolOutput is its
 	// structuredContent and toolResponseMetadata its _meta).
 	ToolResult *ToolResult `json:"toolResult,omitempty"`
-	// HostContext is the host's theme, display mode, locale and height.
+	// HostContext is the host context the widget starts in: theme,
+	// display mode, locale, time zone, device and the rest of the MCP Apps
+	// McpUiHostContext fields a fixture may set (HostContext).
 	HostContext *HostContext `json:"hostContext,omitempty"`
 	// CallTool answers the widget's own tools/call by tool name; the key "*"
 	// answers any other tool. A tool with no answer gets an error result.
@@ -68,19 +70,6 @@ type ToolResult struct {
 	Meta map[string]any `json:"_meta,omitempty"`
 	// IsError marks a tool error.
 	IsError bool `json:"isError,omitempty"`
-}
-
-// HostContext is the part of the host context a fixture sets.
-type HostContext struct {
-	// Theme is "light" (default) or "dark".
-	Theme string `json:"theme,omitempty"`
-	// DisplayMode is "inline" (default), "pip" or "fullscreen".
-	DisplayMode string `json:"displayMode,omitempty"`
-	// Locale is a BCP 47 tag; default "en-US".
-	Locale string `json:"locale,omitempty"`
-	// MaxHeight is the height limit of the inline frame in CSS pixels
-	// (50–6000; default 600).
-	MaxHeight int `json:"maxHeight,omitempty"`
 }
 
 // Expect lists what must be true of the rendered widget.
@@ -114,18 +103,8 @@ type NamedFixture struct {
 // Validate checks the values the JSON types cannot; the error names the
 // field's JSON path.
 func (f *Fixture) Validate() error {
-	if hc := f.HostContext; hc != nil {
-		if hc.Theme != "" && hc.Theme != "light" && hc.Theme != "dark" {
-			return &bundler.FieldError{Path: "hostContext.theme", Message: fmt.Sprintf("theme %q must be \"light\" or \"dark\"", hc.Theme)}
-		}
-		switch hc.DisplayMode {
-		case "", "inline", "pip", "fullscreen":
-		default:
-			return &bundler.FieldError{Path: "hostContext.displayMode", Message: fmt.Sprintf("displayMode %q must be \"inline\", \"pip\" or \"fullscreen\"", hc.DisplayMode)}
-		}
-		if hc.MaxHeight != 0 && (hc.MaxHeight < 50 || hc.MaxHeight > 6000) {
-			return &bundler.FieldError{Path: "hostContext.maxHeight", Message: fmt.Sprintf("maxHeight %d must be between 50 and 6000", hc.MaxHeight)}
-		}
+	if err := f.HostContext.Validate(); err != nil {
+		return err
 	}
 	if e := f.Expect; e != nil {
 		for i, s := range e.Text {
@@ -160,7 +139,8 @@ func ParseFixture(file string, data []byte) (*Fixture, error) {
 // LoadFixtures reads the fixtures of the widget whose folder is dir:
 // fixtures/*.json sorted by name with DefaultFixture first, then the legacy
 // preview.json (listed as "preview"). A widget without any has none; a
-// broken file is an error.
+// broken file is an error. Each hostContext comes back Resolved (its device
+// preset expanded), as the preview and widgetd test use it.
 func LoadFixtures(dir string) ([]NamedFixture, error) {
 	files, err := filepath.Glob(filepath.Join(dir, FixturesDir, "*.json"))
 	if err != nil {
@@ -183,6 +163,7 @@ func LoadFixtures(dir string) ([]NamedFixture, error) {
 		if err != nil {
 			return nil, err
 		}
+		f.HostContext = f.HostContext.Resolved()
 		out = append(out, NamedFixture{Name: fixtureName(file), File: relPath(file), Fixture: *f})
 	}
 	legacy, err := readSample(dir)

@@ -42,10 +42,17 @@ func TestParseFixtureErrors(t *testing.T) {
 func FuzzParseFixture(f *testing.F) {
 	f.Add([]byte(`{"toolResult":{"structuredContent":{"a":1}},"expect":{"text":["a"]}}`))
 	f.Add([]byte(`{"callTool":{"*":{"content":[{"type":"text","text":"x"}]}}}`))
+	f.Add([]byte(`{"hostContext":{"device":"mobile","locale":"de-DE","timeZone":"Europe/Berlin","safeAreaInsets":{"top":44},"deviceCapabilities":{"hover":true},"containerDimensions":{"maxHeight":400,"width":300},"maxHeight":400}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fx, err := ParseFixture("f.json", data)
 		if err == nil && fx == nil {
 			t.Fatal("nil fixture without an error")
+		}
+		// What LoadFixtures hands the preview stays valid.
+		if err == nil {
+			if verr := fx.HostContext.Resolved().Validate(); verr != nil {
+				t.Fatalf("resolved host context invalid: %v", verr)
+			}
 		}
 		if err != nil && !strings.HasPrefix(err.Error(), "f.json:") {
 			t.Fatalf("error without a position: %v", err)
@@ -83,6 +90,9 @@ func TestFixtureSchemaMatchesTypes(t *testing.T) {
 		{node(), reflect.TypeOf(Fixture{})},
 		{node("#toolResult"), reflect.TypeOf(ToolResult{})},
 		{node("hostContext"), reflect.TypeOf(HostContext{})},
+		{node("hostContext", "deviceCapabilities"), reflect.TypeOf(DeviceCapabilities{})},
+		{node("hostContext", "safeAreaInsets"), reflect.TypeOf(SafeAreaInsets{})},
+		{node("hostContext", "containerDimensions"), reflect.TypeOf(ContainerDimensions{})},
 		{node("expect"), reflect.TypeOf(Expect{})},
 		{node("expect", "calls")["items"].(map[string]any), reflect.TypeOf(ExpectedCall{})},
 	} {

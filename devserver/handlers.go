@@ -70,6 +70,8 @@ type pageConfig struct {
 	SandboxURL string `json:"sandboxUrl"`
 	MCP        string `json:"mcp,omitempty"`
 	Version    string `json:"version"`
+	// Devices are the device presets (devices.go) the preview offers.
+	Devices []Device `json:"devices"`
 }
 
 // previewHandler serves the preview origin.
@@ -96,7 +98,7 @@ func (s *Server) previewHandler() http.Handler {
 }
 
 func (s *Server) config(r *http.Request, widget string) string {
-	c := pageConfig{Base: s.basePath(r), Widget: widget, SandboxURL: s.sandboxURL, Version: bundler.Version}
+	c := pageConfig{Base: s.basePath(r), Widget: widget, SandboxURL: s.sandboxURL, Version: bundler.Version, Devices: Devices()}
 	if s.mcp != nil {
 		c.MCP = s.opts.MCPURL
 	}
