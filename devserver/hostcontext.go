@@ -239,9 +239,3 @@ func (hc *HostContext) DevicePreset() (d Device, ok bool) {
 	}
 	return LookupDevice(hc.Device)
 }
-
-// Touch reports whether the host context's device has a touch screen.
-func (hc *HostContext) Touch() bool {
-	r := hc.Resolved()
-	return r != nil && r.DeviceCapabilities != nil && r.DeviceCapabilities.Touch != nil && *r.DeviceCapabilities.Touch
-}

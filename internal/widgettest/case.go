@@ -12,8 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
@@ -104,14 +102,11 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	stop := context.AfterFunc(parent, cancel)
 	defer stop()
 
-	err := chromedp.Do(ctx,
-		chromedp.EmulateViewport(ViewportWidth, ViewportHeight, chromedp.EmulateScale(1)),
-		chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-			_, err := cdp.Call(ctx, t, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "UTC"})
-			return err
-		}),
-		chromedp.Navigate(p.url(previewURL)),
-	)
+	var hc *devserver.HostContext
+	if p.fixture != nil {
+		hc = p.fixture.Fixture.HostContext
+	}
+	err := chromedp.Do(ctx, emulationFor(hc).actions(), chromedp.Navigate(p.url(previewURL)))
 	if err != nil {
 		fail("open the preview: %v", err)
 		return c

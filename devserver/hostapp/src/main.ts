@@ -15,6 +15,7 @@ import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcont
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostStyles } from "./styles";
 import { hostProfile, claudeDomainProblem } from "./hosts";
+import { withFixtureContext, openaiDevice, type FixtureHostContext } from "./fixturecontext";
 
 interface PageConfig {
   base: string;
@@ -50,7 +51,7 @@ interface Fixture {
   toolName?: string;
   toolInput?: Record<string, unknown>;
   toolResult?: ToolResult;
-  hostContext?: { theme?: string; displayMode?: string; locale?: string; maxHeight?: number };
+  hostContext?: FixtureHostContext;
   callTool?: Record<string, ToolResult>;
   widgetState?: unknown;
 }
@@ -373,7 +374,7 @@ function previewPage(name: string) {
 
   function hostContext(): McpUiHostContext {
     const profile = hostProfile(hostSel.value, cfg.version);
-    return {
+    return withFixtureContext({
       theme: themeSel.value as "light" | "dark",
       styles: hostStyles(themeSel.value === "dark" ? "dark" : "light", profile.styles),
       platform: "web",
@@ -386,7 +387,7 @@ function previewPage(name: string) {
       deviceCapabilities: { hover: true, touch: false },
       safeAreaInsets: { top: 0, right: 0, bottom: 0, left: 0 },
       toolInfo: { id: 1, tool: { name: toolNameIn.value || name, inputSchema: { type: "object" } } },
-    } as McpUiHostContext;
+    } as McpUiHostContext, fixture.hostContext);
   }
 
   // The last globals sent to the ChatGPT emulation, to send only changes.
@@ -401,9 +402,8 @@ function previewPage(name: string) {
       displayMode: mode(),
       maxHeight: maxHeight(),
       locale: localeIn.value || "en-US",
-      safeArea: { insets: { top: 0, bottom: 0, left: 0, right: 0 } },
       view: { mode: mode() },
-      userAgent: { device: { type: "desktop" }, capabilities: { hover: true, touch: false } },
+      ...openaiDevice(fixture.hostContext),
     };
   }
 
