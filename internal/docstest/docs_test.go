@@ -85,6 +85,18 @@ func TestFixtureSnippet(t *testing.T) {
 	}
 }
 
+// TestFixtureDeviceSnippet: docs/testing.md's device fixture decodes
+// strictly and names a preset.
+func TestFixtureDeviceSnippet(t *testing.T) {
+	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../../docs/testing.md", "fixture-device")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.HostContext.DevicePreset(); !ok || f.HostContext.TimeZone == "" {
+		t.Errorf("decoded %+v", f.HostContext)
+	}
+}
+
 // TestNoGoRunGenerate: no doc tells a module to go run widgetd by import
 // path, which fails in a module that does not require it; go tool does not.
 func TestNoGoRunGenerate(t *testing.T) {
