@@ -1,7 +1,13 @@
 package devserver
 
 import (
+	"encoding/json"
+	"html"
+	"io"
+	"net/http"
 	"os"
+	"reflect"
+	"regexp"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,6 +26,7 @@ func TestFixturesInBuildEvents(t *testing.T) {
 			"index.ts":              `document.body.append("r");`,
 			"preview.json":          `{"toolName": "legacy-tool", "toolOutput": {"a": 1}}`,
 			"fixtures/default.json": `{"toolName": "get-renamed", "toolResult": {"structuredContent": {"v": 1}}}`,
+			"fixtures/phone.json":   `{"hostContext": {"device": "mobile", "safeAreaInsets": {"top": 50, "right": 0, "bottom": 0, "left": 0}}}`,
 		}
 		for name, data := range files {
 			p := filepath.Join(dir, filepath.FromSlash(name))
@@ -42,10 +49,16 @@ func TestFixturesInBuildEvents(t *testing.T) {
 		return WidgetInfo{}
 	}
 	w := find(d.State())
-	if len(w.Fixtures) != 2 || w.Fixtures[0].Name != "default" || w.Fixtures[0].Fixture.ToolName != "get-renamed" ||
-		w.Fixtures[1].Name != "preview" || w.Fixtures[1].Fixture.ToolName != "legacy-tool" {
+	if len(w.Fixtures) != 3 || w.Fixtures[0].Name != "default" || w.Fixtures[0].Fixture.ToolName != "get-renamed" ||
+		w.Fixtures[2].Name != "preview" || w.Fixtures[2].Fixture.ToolName != "legacy-tool" {
 		t.Fatalf("fixtures %+v", w.Fixtures)
 	}
+	// The preview gets the device expanded, the fixture's own insets kept.
+	if hc := w.Fixtures[1].Fixture.HostContext; hc == nil || hc.Platform != PlatformMobile || hc.DeviceCapabilities == nil ||
+		!*hc.DeviceCapabilities.Touch || hc.SafeAreaInsets == nil || hc.SafeAreaInsets.Top != 50 {
+		t.Errorf("phone fixture's host context %+v", hc)
+	}
+	checkConfigDevices(t, d.PreviewURL()+"preview/renamed")
 	d.edit(t, "folder-b/fixtures/default.json", func(s string) string { return strings.Replace(s, "get-renamed", "edited", 1) })
 	ev := d.nextBuild(t, 30*time.Second)
 	if w := find(ev); len(w.Fixtures) == 0 || w.Fixtures[0].Fixture.ToolName != "edited" {
@@ -58,5 +71,27 @@ func TestFixturesInBuildEvents(t *testing.T) {
 	}
 	if !strings.Contains(d.log.String(), `unknown field "toolNam"`) {
 		t.Errorf("a broken fixture is not reported in the terminal:\n%s", d.log)
+	}
+}
+
+// checkConfigDevices: the page's data-config carries the device presets.
+func checkConfigDevices(t *testing.T, pageURL string) {
+	t.Helper()
+	res, err := http.Get(pageURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	m := regexp.MustCompile(`data-config="([^"]*)"`).FindSubmatch(body)
+	if m == nil {
+		t.Fatalf("no data-config in %s", body)
+	}
+	var cfg struct{ Devices []Device }
+	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(cfg.Devices, Devices()) {
+		t.Errorf("config devices %+v, want %+v", cfg.Devices, Devices())
 	}
 }
