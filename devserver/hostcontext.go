@@ -12,8 +12,9 @@ import (
 )
 
 // HostContext is the part of the host context a fixture sets. The field
-// names are the MCP Apps spec's McpUiHostContext (ext-apps spec.types.ts;
-// shared/reference/mcp-apps.md §3.4), so a fixture reads like what the
+// names are the MCP Apps spec's McpUiHostContext (checked against
+// @modelcontextprotocol/ext-apps 2.0.4 dist/src/spec.types.d.ts, as
+// devserver/hostapp installs it), so a fixture reads like what the
 // widget receives; Device and MaxHeight are widgetd's shorthands. The
 // preview sends them through the AppBridge on every host that answers ui/*
 // and as window.openai's equivalents on the ChatGPT hosts; `widgetd test`
