@@ -73,15 +73,16 @@ const DefaultDevice = "desktop"
 //     (getDefaultCapabilities) and sunpeak give every phone.
 //   - mobile-android 360×800 with insets 24/16: MCPJam's "android-gesture"
 //     safe-area preset {top:24,bottom:16}.
-//   - chatgpt-column 768: ChatGPT's conversation column, the widget's inline
-//     container: the thread markup sets
-//     [--thread-content-max-width:40rem] @w-lg/main:[--thread-content-max-width:48rem]
-//     (48rem = 768 px on a wide window; 40rem = 640 px narrower), as saved
-//     pages of chatgpt.com show. Height 800 is the desktop preset's.
-//   - claude-column 768: claude.ai's conversation column is Tailwind max-w-3xl
-//     (48rem = 768 px), the class user scripts widen (e.g.
-//     dmitrii-fediuk/vm s/Claude.js overrides .max-w-3xl). Height 800 as
-//     above.
+//   - chatgpt-column 768: ChatGPT's conversation column, where an inline
+//     widget sits: chatgpt.com's thread markup (as saved in public
+//     repositories' captured pages) sets
+//     [--thread-content-max-width:40rem] @w-lg/main:[--thread-content-max-width:48rem],
+//     i.e. 768 px on a wide window and 640 px on a narrower one. OpenAI's
+//     Apps SDK docs give no width. Height 800 is the desktop preset's.
+//   - claude-column 768: claude.ai's conversation column is Tailwind's
+//     max-w-3xl (48rem = 768 px), the class user scripts override to widen
+//     it (e.g. dmitrii-fediuk/vm s/Claude.js). Anthropic publishes no
+//     figure, so this one is the weakest sourced. Height 800 as above.
 func Devices() []Device {
 	return []Device{
 		desktopDevice("desktop", "Desktop 1280×800", 1280, 800),
