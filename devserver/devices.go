@@ -17,7 +17,9 @@ const (
 // device has a touch screen and a pointer that can hover. A fixture leaves
 // a field out (nil) to keep its device's value.
 type DeviceCapabilities struct {
+	// Touch: the device has a touch screen.
 	Touch *bool `json:"touch,omitempty"`
+	// Hover: the device has a pointer that can hover (a mouse).
 	Hover *bool `json:"hover,omitempty"`
 }
 

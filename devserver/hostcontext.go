@@ -51,7 +51,8 @@ type HostContext struct {
 
 // ContainerDimensions is the host context's containerDimensions: a fixed
 // height or a maxHeight, and a fixed width or a maxWidth, in CSS pixels. A
-// field left out (0) is unbounded.
+// field left out (0) is unbounded; Height and MaxHeight exclude each other,
+// as Width and MaxWidth do.
 type ContainerDimensions struct {
 	Height    int `json:"height,omitempty"`
 	MaxHeight int `json:"maxHeight,omitempty"`
