@@ -98,15 +98,12 @@ func TestMetaJSON(t *testing.T) {
 	}{
 		{"empty.ui", empty.UIMeta(), `{"connectDomains":[],"resourceDomains":[]}`},
 		{"empty.openai", empty.OpenAIMeta(), `{"connect_domains":[],"resource_domains":[]}`},
-		{"zero UICSP", UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
-		{"zero UICSP pointer", &UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
-		{"zero WidgetCSP", WidgetCSP{}, `{"connect_domains":[],"resource_domains":[]}`},
 		{"redirect only", mustNew(t, Domains{Redirect: []string{"https://pay.example.com"}}).OpenAIMeta(),
-			`{"connect_domains":[],"resource_domains":[],"redirect_domains":["https://pay.example.com"]}`},
+			`{"connect_domains":[],"redirect_domains":["https://pay.example.com"],"resource_domains":[]}`},
 		{"baseUri only", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).UIMeta(),
-			`{"connectDomains":[],"resourceDomains":[],"baseUriDomains":["https://cdn.example.com"]}`},
+			`{"baseUriDomains":["https://cdn.example.com"],"connectDomains":[],"resourceDomains":[]}`},
 		{"baseUri only, ChatGPT casing", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).OpenAIMeta(),
-			`{"connect_domains":[],"resource_domains":[],"base_uri_domains":["https://cdn.example.com"]}`},
+			`{"base_uri_domains":["https://cdn.example.com"],"connect_domains":[],"resource_domains":[]}`},
 		{"wasmUnsafeEval (draft)", mustNew(t, Domains{WasmUnsafeEval: true}).UIMeta(),
 			`{"connectDomains":[],"resourceDomains":[],"wasmUnsafeEval":true}`},
 		{"wasmUnsafeEval has no ChatGPT key", mustNew(t, Domains{WasmUnsafeEval: true}).OpenAIMeta(),
@@ -126,6 +123,64 @@ func TestMetaJSON(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMetaAlwaysListsConnectAndResource pins the one output rule of the CSP
+// wire objects that is not the wire types' own: connect and resource lists
+// are always present as arrays (never absent, never null), even when nothing
+// is declared, while the other lists are absent when empty. The wire types
+// (assets.UICSP, assets.WidgetCSP) write a nil list as absent so a manifest
+// round-trips, so the rule lives in UIMeta and OpenAIMeta alone.
+func TestMetaAlwaysListsConnectAndResource(t *testing.T) {
+	tests := []struct {
+		name string
+		p    *Policy
+	}{
+		{"nil policy", nil},
+		{"zero policy", &Policy{}},
+		{"nothing declared", mustNew(t, Domains{})},
+		{"frame only", mustNew(t, Domains{Frame: []string{"https://embed.example.com"}})},
+		{"connect only", mustNew(t, Domains{Connect: []string{"https://api.example.com"}})},
+		{"resource only", mustNew(t, Domains{Resource: []string{"https://cdn.example.com"}})},
+		{"full", mustNew(t, fullDomains)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.p.Domains()
+			ui, openai := tt.p.UIMeta(), tt.p.OpenAIMeta()
+			checkMetaLists(t, &ui, map[string][]string{"connectDomains": nonNil(d.Connect), "resourceDomains": nonNil(d.Resource),
+				"frameDomains": d.Frame, "baseUriDomains": d.BaseURI})
+			checkMetaLists(t, &openai, map[string][]string{"connect_domains": nonNil(d.Connect), "resource_domains": nonNil(d.Resource),
+				"frame_domains": d.Frame, "redirect_domains": d.Redirect, "base_uri_domains": d.BaseURI})
+		})
+	}
+}
+
+// checkMetaLists marshals v and checks each key of want: a nil list must be
+// absent, any other present as exactly that array.
+func checkMetaLists(t *testing.T, v any, want map[string][]string) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for key, l := range want {
+		raw, present := got[key]
+		if l == nil {
+			if present {
+				t.Errorf("%s: %s is %s, want absent", b, key, raw)
+			}
+			continue
+		}
+		var back []string
+		if !present || string(raw) == "null" || json.Unmarshal(raw, &back) != nil || back == nil || !slices.Equal(back, l) {
+			t.Errorf("%s: %s = %s, want the array %q", b, key, raw, l)
+		}
 	}
 }
 
