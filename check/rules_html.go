@@ -53,7 +53,7 @@ func (c *widgetCheck) htmlRules(f scanned) {
 }
 
 // parseScript parses an inline script with a full JavaScript parser.
-func parseScript(s Inline) (err error) {
+func parseScript(s inlineBody) (err error) {
 	defer func() {
 		if recover() != nil {
 			err = nil // a parser failure is not evidence of a hazard

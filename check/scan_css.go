@@ -10,15 +10,15 @@ import (
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// ScanCSS scans a stylesheet for the URLs it loads: url() (fonts inside
+// scanCSS scans a stylesheet for the URLs it loads: url() (fonts inside
 // @font-face, images elsewhere) and @import.
-func ScanCSS(src []byte) ScanResult {
-	var res ScanResult
+func scanCSS(src []byte) scanResult {
+	var res scanResult
 	scanCSSInto(src, 0, &res)
 	return res
 }
 
-func scanCSSInto(src []byte, base int, res *ScanResult) {
+func scanCSSInto(src []byte, base int, res *scanResult) {
 	buf := make([]byte, len(src), len(src)+1)
 	copy(buf, src)
 	l := css.NewLexer(parse.NewInputBytes(buf))

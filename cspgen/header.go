@@ -176,13 +176,13 @@ func isASCIIWhitespace(c byte) bool {
 	return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
 }
 
-// ParseDirectives parses a serialized CSP (one policy, as in a header value)
+// parseDirectives parses a serialized CSP (one policy, as in a header value)
 // into its directives, following CSP3 "parse a serialized CSP": directives are
 // split on ';', tokens on ASCII whitespace, names are lowercased. It is
 // stricter than a browser: a value with a control character, a non-ASCII
 // byte, a ',' (which would start a second policy), an invalid directive name
 // or a repeated directive is an error rather than silently skipped.
-func ParseDirectives(h string) ([]HeaderDirective, error) {
+func parseDirectives(h string) ([]HeaderDirective, error) {
 	for i := 0; i < len(h); i++ {
 		c := h[i]
 		switch {
@@ -217,15 +217,15 @@ func ParseDirectives(h string) ([]HeaderDirective, error) {
 	return out, nil
 }
 
-// ParseHeader is the inverse of Policy.Header: it reads a CSP header value
+// parseHeader is the inverse of Policy.Header: it reads a CSP header value
 // built by the spec construction back into a Policy (without redirect
 // domains, which a CSP does not carry). Directive order and whitespace may
 // vary and keywords are case-insensitive, but every one of the ten spec
 // directives must be present with exactly its fixed sources, no other
 // directive may appear, and the five resource directives must list the same
 // origins. The origins are validated as by New.
-func ParseHeader(h string) (*Policy, error) {
-	ds, err := ParseDirectives(h)
+func parseHeader(h string) (*Policy, error) {
+	ds, err := parseDirectives(h)
 	if err != nil {
 		return nil, err
 	}

@@ -196,9 +196,9 @@ func mustNew(t *testing.T, d Domains) *Policy {
 func TestParseHeaderRoundTrip(t *testing.T) {
 	for _, d := range []Domains{{}, fullDomains, {Frame: []string{"https://a.com", "https://b.com"}}} {
 		p := mustNew(t, d)
-		q, err := ParseHeader(p.Header())
+		q, err := parseHeader(p.Header())
 		if err != nil {
-			t.Fatalf("ParseHeader(%q): %v", p.Header(), err)
+			t.Fatalf("parseHeader(%q): %v", p.Header(), err)
 		}
 		if q.Header() != p.Header() {
 			t.Errorf("round trip\n got %q\nwant %q", q.Header(), p.Header())
@@ -221,7 +221,7 @@ func TestParseHeaderLenient(t *testing.T) {
 	h := " BASE-URI 'SELF' ;object-src 'none';frame-src 'none'; media-src data: 'self' https://CDN.example.com:443\t;" +
 		"font-src 'self' https://cdn.example.com; img-src 'self' data: https://cdn.example.com/; connect-src 'self';;" +
 		"style-src 'unsafe-inline' 'self' https://cdn.example.com; script-src 'self' 'unsafe-inline' https://cdn.example.com; default-src 'none'"
-	p, err := ParseHeader(h)
+	p, err := parseHeader(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestParseHeaderRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := ParseHeader(tt.header)
+			p, err := parseHeader(tt.header)
 			if err == nil {
 				t.Fatalf("accepted %q as %q", tt.header, p.Header())
 			}
@@ -267,7 +267,7 @@ func TestParseHeaderRejects(t *testing.T) {
 }
 
 func TestParseDirectives(t *testing.T) {
-	got, err := ParseDirectives("  Default-Src 'none' ;; img-src\t'self'  data: ;upgrade-insecure-requests; ")
+	got, err := parseDirectives("  Default-Src 'none' ;; img-src\t'self'  data: ;upgrade-insecure-requests; ")
 	if err != nil {
 		t.Fatal(err)
 	}
