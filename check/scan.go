@@ -3,6 +3,8 @@ package check
 import (
 	"strings"
 
+	"github.com/tdewolff/parse/v2"
+
 	"github.com/widgetd/widgetd/cspgen"
 )
 
@@ -69,6 +71,26 @@ type inlineBody struct {
 	Offset int
 	Text   []byte
 	Module bool
+}
+
+// lexerInput returns src as input for the tdewolff lexers and parser: a
+// copy with room for the NUL they write past the end (and the HTML lexer
+// lowercases names in place), so src is never changed.
+func lexerInput(src []byte) *parse.Input {
+	buf := make([]byte, len(src), len(src)+1)
+	copy(buf, src)
+	return parse.NewInputBytes(buf)
+}
+
+// recoverLexer, deferred around a run of a tdewolff lexer or parser, turns
+// its panic into a call of stopped. They read past their input on some
+// malformed text (fuzzing finds), and a bundle or page that trips one must
+// end that file's scan, not crash widgetd check; stopped records what the
+// caller keeps. Any other panic is recovered the same way.
+func recoverLexer(stopped func()) {
+	if recover() != nil {
+		stopped()
+	}
 }
 
 // maxTokens bounds the work done on one file so a hostile input cannot make

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 
 	"github.com/widgetd/widgetd/cspgen"
@@ -19,15 +18,9 @@ func scanCSS(src []byte) scanResult {
 }
 
 func scanCSSInto(src []byte, base int, res *scanResult) {
-	buf := make([]byte, len(src), len(src)+1)
-	copy(buf, src)
-	l := css.NewLexer(parse.NewInputBytes(buf))
+	l := css.NewLexer(lexerInput(src))
 	off := 0
-	defer func() {
-		if recover() != nil {
-			res.stop(base + min(off, len(src)))
-		}
-	}()
+	defer recoverLexer(func() { res.stop(base + min(off, len(src))) })
 	depth := 0
 	fontFaceDepth := -1 // brace depth of the open @font-face block
 	pendingFontFace, inImport := false, false

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/html"
 
 	"github.com/widgetd/widgetd/cspgen"
@@ -46,18 +45,14 @@ type attr struct {
 
 func scanHTML(src []byte) (res scanResult, doc *htmlDoc) {
 	doc = &htmlDoc{charsetEnd: -1, tagCount: map[string]int{}, tagOffset: map[string]int{}, bodyContentAt: -1}
-	buf := make([]byte, len(src), len(src)+1) // the lexer lowercases names in place and writes a NUL past the end
-	copy(buf, src)
-	l := html.NewLexer(parse.NewInputBytes(buf))
+	l := html.NewLexer(lexerInput(src))
 	off := 0
-	// The lexer reads past its input on some malformed documents (a fuzzing
-	// find); keep what was found and record where scanning stopped.
-	defer func() {
-		if recover() != nil {
-			res.stop(min(off, len(src)))
-			doc.unterminated = true
-		}
-	}()
+	// After a lexer panic, keep what was found and record where scanning
+	// stopped.
+	defer recoverLexer(func() {
+		res.stop(min(off, len(src)))
+		doc.unterminated = true
+	})
 	var tag string
 	var tagOff int
 	var attrs []attr

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/widgetd/widgetd/cspgen"
@@ -25,17 +24,9 @@ type jsTok struct {
 // expression is decided from the previous significant token, as a parser
 // would.
 func lexJS(src []byte) (toks []jsTok, off int) {
-	buf := make([]byte, len(src), len(src)+1) // the lexer writes a NUL after the end
-	copy(buf, src)
-	in := parse.NewInputBytes(buf)
-	l := js.NewLexer(in)
-	// The lexer reads past its input on some malformed text (a fuzzing
-	// find); what was read so far stands and off says where it stopped.
-	defer func() {
-		if recover() != nil {
-			off = min(off, len(src))
-		}
-	}()
+	l := js.NewLexer(lexerInput(src))
+	// What was read before a lexer panic stands; off says where it stopped.
+	defer recoverLexer(func() { off = min(off, len(src)) })
 	for n := 0; n < maxTokens; n++ {
 		tt, b := l.Next()
 		if tt == js.ErrorToken {

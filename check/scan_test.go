@@ -170,3 +170,34 @@ func TestScanHTML(t *testing.T) {
 }
 
 var _ = cspgen.ConnectSrc
+
+// TestRecoverLexer: deferred around a lexer run, recoverLexer calls stopped
+// after a panic (the run's results so far kept) and nothing otherwise, and
+// the input lexerInput gives the lexers is a copy, so src never changes.
+func TestRecoverLexer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		panics bool
+	}{{"lexer panics", true}, {"lexer finishes", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func() (kept []string, stopped bool) {
+				defer recoverLexer(func() { stopped = true })
+				kept = append(kept, "before")
+				if tc.panics {
+					var past []byte
+					_ = past[len(kept)] // as a lexer reading past its input
+				}
+				kept = append(kept, "after")
+				return kept, false
+			}
+			kept, stopped := run()
+			if stopped != tc.panics || len(kept) != map[bool]int{true: 1, false: 2}[tc.panics] {
+				t.Errorf("kept %q, stopped %v; want stopped %v", kept, stopped, tc.panics)
+			}
+		})
+	}
+	src := []byte("<DIV CLASS=A>")
+	if got := scanHTMLResult(src); !got.Complete() || string(src) != "<DIV CLASS=A>" {
+		t.Errorf("scanning changed its input to %q (complete %v)", src, got.Complete())
+	}
+}
