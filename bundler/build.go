@@ -129,6 +129,9 @@ type Builder struct {
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
 	nodeLastBuild bool
+	// recordWarned: a build already warned that its up-to-date record
+	// could not be saved; later builds of this Builder do not repeat it.
+	recordWarned bool
 	// beforeSwap, when set (tests), runs after dist/'s replacement is
 	// written and before it is swapped in; an error aborts the build.
 	beforeSwap func() error
@@ -477,7 +480,10 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		res.Warnings = append(res.Warnings, found...)
 		recorded = append(slices.Clip(recorded), found...)
 	}
-	b.saveRecord(a.metafile, &size, recorded)
+	if err := b.saveRecord(a.metafile, &size, recorded); err != nil && !b.recordWarned {
+		b.recordWarned = true
+		res.Warnings = append(res.Warnings, b.recordWarning(err))
+	}
 	watch.add(&t.Record)
 	res.Timings = *t
 	res.Duration = time.Since(start)

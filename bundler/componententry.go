@@ -251,13 +251,13 @@ func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *Diagnostic 
 		return nil
 	}
 	return &Diagnostic{File: b.displayPath(w.Entry), Warning: true,
-		Message: fmt.Sprintf("widget %q renders nothing: %s", w.Config.Name, RenderNothingHelp(b.analyseEntry(w).export != ""))}
+		Message: fmt.Sprintf("widget %q renders nothing: %s", w.Config.Name, renderNothingHelp(b.analyseEntry(w).export != ""))}
 }
 
-// RenderNothingHelp says why a widget that renders nothing does, and how to
+// renderNothingHelp says why a widget that renders nothing does, and how to
 // fix it; exportsComponent tells whether its entry exports a component
 // widgetd could not mount. `widgetd build`, `check` and `test` share it.
-func RenderNothingHelp(exportsComponent bool) string {
+func renderNothingHelp(exportsComponent bool) string {
 	if exportsComponent {
 		return "its entry exports a component, but widgetd cannot tell its framework, so nothing mounts it and the bundle drops it; " +
 			"install the framework's package (react-dom, preact, vue, svelte or solid-js) in the widget's package.json, or import it in the entry, so widgetd mounts the component"

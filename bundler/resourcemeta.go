@@ -20,24 +20,12 @@ func resourceMeta(w *widget, pol *cspgen.Policy) assets.ResourceMeta {
 	ui, oa := pol.UIMeta(), pol.OpenAIMeta()
 	p := w.Config.Permissions
 	return assets.ResourceMeta{
-		WidgetCSP: &assets.WidgetCSP{
-			BaseURIDomains:  oa.BaseURIDomains,
-			ConnectDomains:  oa.ConnectDomains,
-			FrameDomains:    oa.FrameDomains,
-			RedirectDomains: oa.RedirectDomains,
-			ResourceDomains: oa.ResourceDomains,
-		},
+		WidgetCSP:           &oa,
 		WidgetDescription:   w.Config.WidgetDescription,
 		WidgetDomain:        w.Config.Domain,
 		WidgetPrefersBorder: &prefersBorder,
 		UI: &assets.UIMeta{
-			CSP: &assets.UICSP{
-				BaseURIDomains:  ui.BaseURIDomains,
-				ConnectDomains:  ui.ConnectDomains,
-				FrameDomains:    ui.FrameDomains,
-				ResourceDomains: ui.ResourceDomains,
-				WasmUnsafeEval:  ui.WasmUnsafeEval,
-			},
+			CSP:                &ui,
 			Domain:             w.Config.Domain,
 			LinkTrustedDomains: oa.RedirectDomains,
 			Permissions:        assets.Permissions{Camera: p.Camera, ClipboardWrite: p.ClipboardWrite, Geolocation: p.Geolocation, Microphone: p.Microphone, Tools: p.Tools},

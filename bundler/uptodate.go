@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -179,28 +180,81 @@ func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
 	return ws
 }
 
-// saveRecord writes the record of a build that just wrote dist/. Failing to
-// write it only costs the next build its shortcut.
-func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []Diagnostic) {
+// saveRecord writes the record of a build that just wrote dist/, and
+// returns why it could not. Failing to write it only costs the next build
+// its shortcut, so the caller warns and the build still succeeds. Builds
+// that must not take the shortcut (npm compilers ran, or an input was read
+// through a nested build) deliberately leave no record and return nil.
+func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []Diagnostic) error {
 	p := b.recordPath()
 	if p == "" {
-		return
+		return nil
 	}
 	if b.compilers.usedNode() {
-		_ = os.Remove(p) // no shortcut: Node's inputs are not all in the metafile
-		return
+		// No shortcut: Node's inputs are not all in the metafile. A record
+		// left from an earlier build would wrongly allow one.
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("remove the stale record: %w", err)
+		}
+		return nil
 	}
 	rec := buildRecord{Inputs: map[string]string{}, Dirs: map[string]int64{}, Bridge: bridgeSize, Warnings: warnings}
 	now := time.Now()
 	var err error
 	if rec.Key, err = b.buildKey(); err != nil {
-		return
+		return fmt.Errorf("hash the build settings: %w", err)
 	}
 	var meta metafile
-	if json.Unmarshal([]byte(metafileOrEmpty(metaJSON)), &meta) != nil {
-		return
+	if err := json.Unmarshal([]byte(metafileOrEmpty(metaJSON)), &meta); err != nil {
+		return fmt.Errorf("read esbuild's metafile: %w", err)
 	}
-	dirs := map[string]bool{b.root: true, b.widgetsDir: true}
+	dirs, nested, err := b.recordInputs(&rec, &meta, now)
+	if err != nil || nested {
+		return err // nested: read through a nested build, no record, no shortcut
+	}
+	b.recordResolverConfigs(&rec, dirs)
+	for dir := range dirs {
+		st, err := os.Stat(dir)
+		if err != nil {
+			return fmt.Errorf("stat a source folder: %w", err)
+		}
+		rec.Dirs[dir] = st.ModTime().UnixNano()
+	}
+	manifest, err := readBounded(filepath.Join(b.outDir, assets.ManifestFile))
+	if err != nil {
+		return fmt.Errorf("read back %s: %w", b.display.Show(filepath.Join(b.outDir, assets.ManifestFile)), err)
+	}
+	rec.Manifest = sha256Hex(manifest)
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("encode the record: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return fmt.Errorf("create the record's folder: %w", err)
+	}
+	if err := atomicfile.Write(p, data); err != nil {
+		return fmt.Errorf("write %s: %w", b.display.Show(p), err)
+	}
+	return nil
+}
+
+// recordWarning is the warning for a record saveRecord could not write: the
+// build itself is complete and correct, only the next one's shortcut is lost.
+func (b *Builder) recordWarning(err error) Diagnostic {
+	return Diagnostic{
+		File: b.display.Show(b.recordPath()),
+		Message: fmt.Sprintf("the up-to-date record was not saved (%v); this build is complete, but the next one cannot be skipped and will bundle again: "+
+			"make the cache folder writable, choose another with --cache-dir, or build with --no-cache", err),
+		Warning: true,
+	}
+}
+
+// recordInputs adds to rec the content hash of every project file esbuild
+// read (meta's inputs; now is when the record began, see sumInput), and
+// returns the folders holding inputs and widgets. nested is true when an
+// input was read through a nested build: such a build gets no record.
+func (b *Builder) recordInputs(rec *buildRecord, meta *metafile, now time.Time) (dirs map[string]bool, nested bool, err error) {
+	dirs = map[string]bool{b.root: true, b.widgetsDir: true}
 	for _, w := range b.widgets {
 		dirs[w.Dir] = true
 		dirs[filepath.Dir(w.Entry)] = true
@@ -208,22 +262,27 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 	for key := range meta.Inputs {
 		file, nested := moduleFile(b.root, key)
 		if nested {
-			return // read through a nested build: no record, no shortcut
+			return nil, true, nil
 		}
 		if file == "" {
 			continue
 		}
 		sum, err := b.sumInput(file, now)
 		if err != nil {
-			return // an input we cannot read back: no record, no shortcut
+			return nil, false, fmt.Errorf("read back input %s: %w", b.display.Show(file), err)
 		}
 		rec.Inputs[file] = sum
 		dirs[filepath.Dir(file)] = true
 	}
-	// esbuild also reads package.json, tsconfig.json and jsconfig.json in
-	// every folder from an input up to the file-system root; their content
-	// counts, and the folders between an input and the project root count
-	// too (a config file created there changes them).
+	return dirs, false, nil
+}
+
+// recordResolverConfigs adds to rec what esbuild also reads: package.json,
+// tsconfig.json and jsconfig.json in every folder from an input up to the
+// file-system root, whose content counts; and it adds to dirs the folders
+// between an input and the project root (a config file created there
+// changes them). A config file that cannot be read is one that is absent.
+func (b *Builder) recordResolverConfigs(rec *buildRecord, dirs map[string]bool) {
 	seen := map[string]bool{}
 	for dir := range maps.Clone(dirs) {
 		for d := dir; !seen[d]; d = filepath.Dir(d) {
@@ -243,26 +302,6 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 			}
 		}
 	}
-	for dir := range dirs {
-		st, err := os.Stat(dir)
-		if err != nil {
-			return
-		}
-		rec.Dirs[dir] = st.ModTime().UnixNano()
-	}
-	manifest, err := readBounded(filepath.Join(b.outDir, assets.ManifestFile))
-	if err != nil {
-		return
-	}
-	rec.Manifest = sha256Hex(manifest)
-	data, err := json.Marshal(rec)
-	if err != nil {
-		return
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return
-	}
-	_ = atomicfile.Write(p, data) // failing costs only the next shortcut
 }
 
 // resolverConfigs are the files esbuild consults in a folder while resolving

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -147,5 +148,79 @@ func TestAuditRecorded(t *testing.T) {
 	}
 	if calls != 1 {
 		t.Errorf("audit ran %d times over a build and an up-to-date one, want 1", calls)
+	}
+}
+
+// TestRecordFailureWarns: when the up-to-date record cannot be written, the
+// build still succeeds and writes dist/, and says so in one warning naming
+// the record and the cause; later builds of the same Builder (widgetd dev)
+// do not repeat it, and without a record no build is skipped.
+func TestRecordFailureWarns(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		breakCache func(t *testing.T, cache, record string)
+		cause      string
+	}{
+		{"records folder is a file", func(t *testing.T, cache, _ string) {
+			writeFiles(t, cache, map[string]string{"builds": "not a folder"})
+		}, "create the record's folder"},
+		{"record path is a folder", func(t *testing.T, _, record string) {
+			writeFiles(t, filepath.Dir(record), map[string]string{filepath.Join(filepath.Base(record), "keep"): "x"})
+		}, "write "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, cache := t.TempDir(), t.TempDir()
+			writeFiles(t, root, map[string]string{
+				"widgets/w/widget.json": `{"title": "W"}`,
+				"widgets/w/index.ts":    `document.body.append("w");`,
+			})
+			b, err := New(Options{Root: root, CacheDir: cache})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			tc.breakCache(t, cache, b.recordPath())
+			for i, wantWarning := range []bool{true, false} {
+				res, err := b.Build(context.Background())
+				if err != nil {
+					t.Fatalf("build %d failed: %v", i+1, err)
+				}
+				if res.UpToDate {
+					t.Fatalf("build %d was skipped without a record", i+1)
+				}
+				if _, err := os.Stat(filepath.Join(root, "dist", "manifest.json")); err != nil {
+					t.Fatalf("build %d: %v", i+1, err)
+				}
+				var found []Diagnostic
+				for _, w := range res.Warnings {
+					if strings.Contains(w.Message, "up-to-date record was not saved") {
+						found = append(found, w)
+					}
+				}
+				switch {
+				case !wantWarning && len(found) > 0:
+					t.Errorf("build %d repeated the warning: %v", i+1, found)
+				case wantWarning && len(found) != 1:
+					t.Fatalf("build %d: %d record warnings, want 1: %v", i+1, len(found), res.Warnings)
+				case wantWarning:
+					w := found[0]
+					if !w.Warning || w.File != b.display.Show(b.recordPath()) || !strings.Contains(w.Message, tc.cause) || !strings.Contains(w.Message, "--no-cache") {
+						t.Errorf("warning %+v: want a warning on %s saying %q and how to fix it", w, b.recordPath(), tc.cause)
+					}
+				}
+			}
+		})
+	}
+	// A healthy cache gets a record and no warning.
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{"widgets/w/widget.json": `{}`, "widgets/w/index.ts": `document.body.append("w");`})
+	res, err := Build(context.Background(), Options{Root: root, CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range res.Warnings {
+		if strings.Contains(w.Message, "record") {
+			t.Errorf("unexpected warning with a writable cache: %s", w)
+		}
 	}
 }

@@ -18,7 +18,7 @@ func BenchmarkScanJSReactDOM(b *testing.B) {
 	}
 	b.SetBytes(int64(len(src)))
 	for b.Loop() {
-		ScanJS(src)
+		scanJS(src)
 	}
 }
 

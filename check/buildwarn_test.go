@@ -135,16 +135,16 @@ func TestUndeclaredLoadsAtSource(t *testing.T) {
 // comment; and a URL the sources do not hold is not located.
 func TestLocatorFallsBackToQuotedText(t *testing.T) {
 	src := "// see https://pics.example.net/l.svg\nexport const Logo = () => (\n  <img src=\"https://pics.example.net/l.svg\" alt=\"\" />\n);\n"
-	l := &sourceLocator{files: []*sourceFile{{shown: "w/logo.tsx", data: []byte(src), scan: ScanJS}}}
-	pos, ok := l.find(Ref{URL: "https://pics.example.net/l.svg", Directive: cspgen.ImgSrc})
+	l := &sourceLocator{files: []*sourceFile{{shown: "w/logo.tsx", data: []byte(src), scan: scanJS}}}
+	pos, ok := l.find(urlRef{URL: "https://pics.example.net/l.svg", Directive: cspgen.ImgSrc})
 	if !ok || pos.String() != "w/logo.tsx:3:13" || !strings.Contains(pos.text, "<img src=") {
 		t.Errorf("find = %v %q, %v; want w/logo.tsx:3:13", pos, pos.text, ok)
 	}
-	if pos, ok := l.find(Ref{URL: "https://elsewhere.example.net/x", Directive: cspgen.ImgSrc}); ok {
+	if pos, ok := l.find(urlRef{URL: "https://elsewhere.example.net/x", Directive: cspgen.ImgSrc}); ok {
 		t.Errorf("located a URL the sources do not hold at %v", pos)
 	}
 	var none *sourceLocator
-	if _, ok := none.find(Ref{URL: "https://pics.example.net/l.svg"}); ok {
+	if _, ok := none.find(urlRef{URL: "https://pics.example.net/l.svg"}); ok {
 		t.Error("a nil locator (a dist/) located a URL")
 	}
 }

@@ -20,7 +20,7 @@ var fuzzSeeds = []string{
 }
 
 // checkRefs asserts the scanner's invariants on any input.
-func checkRefs(t *testing.T, n int, res ScanResult) {
+func checkRefs(t *testing.T, n int, res scanResult) {
 	for _, r := range res.Refs {
 		if r.Offset < 0 || r.Offset > n {
 			t.Fatalf("ref offset %d outside [0,%d]: %+v", r.Offset, n, r)
@@ -52,9 +52,9 @@ func FuzzScanJS(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		orig := string(src)
-		checkRefs(t, len(src), ScanJS(src))
+		checkRefs(t, len(src), scanJS(src))
 		if string(src) != orig {
-			t.Fatal("ScanJS modified its input")
+			t.Fatal("scanJS modified its input")
 		}
 	})
 }
@@ -65,9 +65,9 @@ func FuzzScanCSS(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		orig := string(src)
-		checkRefs(t, len(src), ScanCSS(src))
+		checkRefs(t, len(src), scanCSS(src))
 		if string(src) != orig {
-			t.Fatal("ScanCSS modified its input")
+			t.Fatal("scanCSS modified its input")
 		}
 	})
 }
@@ -81,7 +81,7 @@ func FuzzScanHTML(f *testing.F) {
 		res, doc := scanHTML(src)
 		checkRefs(t, len(src), res)
 		if string(src) != orig {
-			t.Fatal("ScanHTML modified its input")
+			t.Fatal("scanHTML modified its input")
 		}
 		if doc == nil {
 			t.Fatal("no document summary")

@@ -29,11 +29,11 @@ const (
 )
 
 // sourceExts are the files worth looking in, by how they are scanned.
-var sourceExts = map[string]func([]byte) ScanResult{
-	".js": ScanJS, ".mjs": ScanJS, ".cjs": ScanJS, ".jsx": ScanJS,
-	".ts": ScanJS, ".mts": ScanJS, ".cts": ScanJS, ".tsx": ScanJS,
-	".css": ScanCSS, ".html": ScanHTML, ".htm": ScanHTML,
-	".vue": ScanHTML, ".svelte": ScanHTML,
+var sourceExts = map[string]func([]byte) scanResult{
+	".js": scanJS, ".mjs": scanJS, ".cjs": scanJS, ".jsx": scanJS,
+	".ts": scanJS, ".mts": scanJS, ".cts": scanJS, ".tsx": scanJS,
+	".css": scanCSS, ".html": scanHTMLResult, ".htm": scanHTMLResult,
+	".vue": scanHTMLResult, ".svelte": scanHTMLResult,
 	".scss": nil, ".sass": nil, ".less": nil, ".json": nil,
 }
 
@@ -41,8 +41,8 @@ var sourceExts = map[string]func([]byte) ScanResult{
 type sourceFile struct {
 	shown string // as messages show it
 	data  []byte
-	res   *ScanResult // scanned on first use; nil for text-only files
-	scan  func([]byte) ScanResult
+	res   *scanResult // scanned on first use; nil for text-only files
+	scan  func([]byte) scanResult
 }
 
 // sourcePos is a place in a source file.
@@ -115,7 +115,7 @@ func (c *widgetCheck) newSourceLocator() *sourceLocator {
 }
 
 // find returns where r's URL was written, or false.
-func (l *sourceLocator) find(r Ref) (sourcePos, bool) {
+func (l *sourceLocator) find(r urlRef) (sourcePos, bool) {
 	if l == nil {
 		return sourcePos{}, false
 	}

@@ -62,7 +62,7 @@ func assertClean(t *testing.T, name string, src []byte) {
 	if end != len(src) {
 		t.Fatalf("%s: lexing stopped at byte %d of %d", name, end, len(src))
 	}
-	res := ScanJS(src)
+	res := scanJS(src)
 	for _, r := range res.Refs {
 		t.Errorf("%s: false positive %s %q via %s at %d", name, r.Directive, r.URL, r.Via, r.Offset)
 	}
@@ -71,7 +71,7 @@ func assertClean(t *testing.T, name string, src []byte) {
 	}
 	// Positive control: the same bundle with one real load appended.
 	probe := append(append([]byte{}, src...), []byte("\n;fetch(\"https://probe.example.com/x\");")...)
-	if got := ScanJS(probe).Refs; len(got) != 1 || got[0].URL != "https://probe.example.com/x" {
+	if got := scanJS(probe).Refs; len(got) != 1 || got[0].URL != "https://probe.example.com/x" {
 		t.Errorf("%s: appended fetch not found exactly once: %v", name, got)
 	}
 	t.Logf("%s: %d bytes, %d tokens, clean", name, len(src), len(toks))

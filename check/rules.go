@@ -70,7 +70,7 @@ func (c *widgetCheck) config() string {
 type scanned struct {
 	path string
 	data []byte
-	res  ScanResult
+	res  scanResult
 	doc  *htmlDoc
 }
 
@@ -110,9 +110,9 @@ func (c *widgetCheck) scanFiles() (files []scanned, ok bool) {
 		}
 		switch strings.ToLower(path.Ext(p)) {
 		case ".js", ".mjs":
-			files = append(files, scanned{path: p, data: data, res: ScanJS(data)})
+			files = append(files, scanned{path: p, data: data, res: scanJS(data)})
 		case ".css":
-			files = append(files, scanned{path: p, data: data, res: ScanCSS(data)})
+			files = append(files, scanned{path: p, data: data, res: scanCSS(data)})
 		default:
 			files = append(files, scanned{path: p, data: data})
 		}
@@ -121,7 +121,7 @@ func (c *widgetCheck) scanFiles() (files []scanned, ok bool) {
 }
 
 // locate returns where in the widget's sources r was written, or false.
-func (c *widgetCheck) locate(r Ref) (sourcePos, bool) {
+func (c *widgetCheck) locate(r urlRef) (sourcePos, bool) {
 	if !c.locMade {
 		c.loc, c.locMade = c.newSourceLocator(), true
 	}

@@ -54,7 +54,7 @@ func evalModules(metafile, root, name string) []string {
 		if err != nil {
 			continue
 		}
-		if len(ScanJS(data).Evals) > 0 {
+		if len(scanJS(data).Evals) > 0 {
 			out = append(out, in)
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/html"
 	"github.com/tdewolff/parse/v2/js"
 
@@ -53,15 +52,9 @@ func (c *widgetCheck) htmlRules(f scanned) {
 }
 
 // parseScript parses an inline script with a full JavaScript parser.
-func parseScript(s Inline) (err error) {
-	defer func() {
-		if recover() != nil {
-			err = nil // a parser failure is not evidence of a hazard
-		}
-	}()
-	buf := make([]byte, len(s.Text), len(s.Text)+1)
-	copy(buf, s.Text)
-	if _, perr := js.Parse(parse.NewInputBytes(buf), js.Options{}); perr != nil {
+func parseScript(s inlineBody) (err error) {
+	defer recoverLexer(func() { err = nil }) // a parser failure is not evidence of a hazard
+	if _, perr := js.Parse(lexerInput(s.Text), js.Options{}); perr != nil {
 		msg := perr.Error()
 		if i := strings.IndexByte(msg, '\n'); i >= 0 {
 			msg = msg[:i]

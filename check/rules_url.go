@@ -101,7 +101,7 @@ func (c *widgetCheck) urlRules(pol *cspgen.Policy, files []scanned) {
 // reported: "file:line:col" in the sources when they are known and hold it
 // (the position is kept for build warnings), else the built file and r's
 // byte offset in it.
-func (c *widgetCheck) sourceOf(path string, r Ref) (string, int) {
+func (c *widgetCheck) sourceOf(path string, r urlRef) (string, int) {
 	pos, ok := c.locate(r)
 	if !ok {
 		return path, r.Offset

@@ -3,11 +3,13 @@ package check
 import (
 	"strings"
 
+	"github.com/tdewolff/parse/v2"
+
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// Ref is one URL a widget's code or markup reaches, as the scanner found it.
-type Ref struct {
+// urlRef is one URL a widget's code or markup reaches, as the scanner found it.
+type urlRef struct {
 	// URL is the URL, or its known prefix when Partial.
 	URL string
 	// Partial is true when only a prefix of the URL is known (a template or
@@ -22,25 +24,25 @@ type Ref struct {
 	Via string
 }
 
-// EvalUse is one place where code is compiled from a string at run time.
-type EvalUse struct {
+// evalUse is one place where code is compiled from a string at run time.
+type evalUse struct {
 	// Offset is the byte offset of the call.
 	Offset int
 	// Via is the construct: "eval()", "new Function()", "setTimeout(string)".
 	Via string
 }
 
-// ScanResult is what scanning one file found.
-type ScanResult struct {
+// scanResult is what scanning one file found.
+type scanResult struct {
 	// Refs are the URLs the file reaches, in file order.
-	Refs []Ref
+	Refs []urlRef
 	// Evals are the run-time code compilations, in file order.
-	Evals []EvalUse
+	Evals []evalUse
 	// Hazards are problems with inline scripts (HTML only).
-	Hazards []Hazard
+	Hazards []hazard
 	// Scripts are the inline script texts of an HTML document with their
 	// offsets, for rules that look inside them.
-	Scripts []Inline
+	Scripts []inlineBody
 	// Stopped is the offset at which a tokenizer failed on malformed input;
 	// meaningful only when Complete reports false. Nothing after it was seen.
 	Stopped int
@@ -49,26 +51,46 @@ type ScanResult struct {
 }
 
 // Complete reports whether the whole input was scanned.
-func (r *ScanResult) Complete() bool { return !r.stopped }
+func (r *scanResult) Complete() bool { return !r.stopped }
 
 // stop records that scanning ended early at off.
-func (r *ScanResult) stop(off int) {
+func (r *scanResult) stop(off int) {
 	if !r.stopped || off < r.Stopped {
 		r.Stopped, r.stopped = off, true
 	}
 }
 
-// Hazard is an inline-script problem.
-type Hazard struct {
+// hazard is an inline-script problem.
+type hazard struct {
 	Offset  int
 	Message string
 }
 
-// Inline is one inline <script> or <style> body inside an HTML document.
-type Inline struct {
+// inlineBody is one inline <script> or <style> body inside an HTML document.
+type inlineBody struct {
 	Offset int
 	Text   []byte
 	Module bool
+}
+
+// lexerInput returns src as input for the tdewolff lexers and parser: a
+// copy with room for the NUL they write past the end (and the HTML lexer
+// lowercases names in place), so src is never changed.
+func lexerInput(src []byte) *parse.Input {
+	buf := make([]byte, len(src), len(src)+1)
+	copy(buf, src)
+	return parse.NewInputBytes(buf)
+}
+
+// recoverLexer, deferred around a run of a tdewolff lexer or parser, turns
+// its panic into a call of stopped. They read past their input on some
+// malformed text (fuzzing finds), and a bundle or page that trips one must
+// end that file's scan, not crash widgetd check; stopped records what the
+// caller keeps. Any other panic is recovered the same way.
+func recoverLexer(stopped func()) {
+	if recover() != nil {
+		stopped()
+	}
 }
 
 // maxTokens bounds the work done on one file so a hostile input cannot make
@@ -89,33 +111,33 @@ func looksAbsolute(s string) bool {
 	return false
 }
 
-// makeRef turns a found URL into a Ref, or reports false when it is not an
+// makeRef turns a found URL into a urlRef, or reports false when it is not an
 // absolute network URL the CSP governs, or when (for a prefix) the origin is
 // not fully known. data: URLs are kept for the directives that can load them.
-func makeRef(u string, partial bool, dir cspgen.Directive, off int, via string) (Ref, bool) {
+func makeRef(u string, partial bool, dir cspgen.Directive, off int, via string) (urlRef, bool) {
 	u = strings.TrimSpace(u)
 	if u == "" || strings.ContainsAny(u, " \t\r\n\x00") && !hasPrefixFold(u, "data:") {
-		return Ref{}, false
+		return urlRef{}, false
 	}
 	if hasPrefixFold(u, "data:") {
-		return Ref{URL: u, Partial: partial, Directive: dir, Offset: off, Via: via}, true
+		return urlRef{URL: u, Partial: partial, Directive: dir, Offset: off, Via: via}, true
 	}
 	if strings.HasPrefix(u, "//") {
 		u = "https:" + u // protocol-relative: the sandbox is https
 	}
 	if !looksAbsolute(u) {
-		return Ref{}, false // relative: resolves against the host's sandbox origin
+		return urlRef{}, false // relative: resolves against the host's sandbox origin
 	}
 	rest := u[strings.Index(u, "://")+3:]
 	end := strings.IndexAny(rest, "/?#")
 	if end < 0 && partial {
-		return Ref{}, false // the host may go on: "https://" + "api" + ...
+		return urlRef{}, false // the host may go on: "https://" + "api" + ...
 	}
 	if end == 0 {
-		return Ref{}, false
+		return urlRef{}, false
 	}
 	if _, err := cspgen.OriginOf(u); err != nil {
-		return Ref{}, false
+		return urlRef{}, false
 	}
-	return Ref{URL: u, Partial: partial, Directive: dir, Offset: off, Via: via}, true
+	return urlRef{URL: u, Partial: partial, Directive: dir, Offset: off, Via: via}, true
 }

@@ -4,30 +4,23 @@ import (
 	"bytes"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/css"
 
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// ScanCSS scans a stylesheet for the URLs it loads: url() (fonts inside
+// scanCSS scans a stylesheet for the URLs it loads: url() (fonts inside
 // @font-face, images elsewhere) and @import.
-func ScanCSS(src []byte) ScanResult {
-	var res ScanResult
+func scanCSS(src []byte) scanResult {
+	var res scanResult
 	scanCSSInto(src, 0, &res)
 	return res
 }
 
-func scanCSSInto(src []byte, base int, res *ScanResult) {
-	buf := make([]byte, len(src), len(src)+1)
-	copy(buf, src)
-	l := css.NewLexer(parse.NewInputBytes(buf))
+func scanCSSInto(src []byte, base int, res *scanResult) {
+	l := css.NewLexer(lexerInput(src))
 	off := 0
-	defer func() {
-		if recover() != nil {
-			res.stop(base + min(off, len(src)))
-		}
-	}()
+	defer recoverLexer(func() { res.stop(base + min(off, len(src))) })
 	depth := 0
 	fontFaceDepth := -1 // brace depth of the open @font-face block
 	pendingFontFace, inImport := false, false

@@ -7,7 +7,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/html"
 
 	"github.com/widgetd/widgetd/cspgen"
@@ -30,10 +29,10 @@ type htmlDoc struct {
 // headOnly are elements whose start tag does not imply <body>.
 var headOnly = map[string]bool{"html": true, "head": true, "title": true, "meta": true, "link": true, "style": true, "script": true, "base": true, "noscript": true, "template": true, "body": true}
 
-// ScanHTML scans an HTML document: the URLs its elements load, its inline
+// scanHTMLResult scans an HTML document: the URLs its elements load, its inline
 // scripts and styles (scanned as JavaScript and CSS, offsets in the
 // document), and hazards inside inline scripts.
-func ScanHTML(src []byte) ScanResult {
+func scanHTMLResult(src []byte) scanResult {
 	res, _ := scanHTML(src)
 	return res
 }
@@ -44,20 +43,16 @@ type attr struct {
 	off      int // offset of the value (or the attribute when it has none)
 }
 
-func scanHTML(src []byte) (res ScanResult, doc *htmlDoc) {
+func scanHTML(src []byte) (res scanResult, doc *htmlDoc) {
 	doc = &htmlDoc{charsetEnd: -1, tagCount: map[string]int{}, tagOffset: map[string]int{}, bodyContentAt: -1}
-	buf := make([]byte, len(src), len(src)+1) // the lexer lowercases names in place and writes a NUL past the end
-	copy(buf, src)
-	l := html.NewLexer(parse.NewInputBytes(buf))
+	l := html.NewLexer(lexerInput(src))
 	off := 0
-	// The lexer reads past its input on some malformed documents (a fuzzing
-	// find); keep what was found and record where scanning stopped.
-	defer func() {
-		if recover() != nil {
-			res.stop(min(off, len(src)))
-			doc.unterminated = true
-		}
-	}()
+	// After a lexer panic, keep what was found and record where scanning
+	// stopped.
+	defer recoverLexer(func() {
+		res.stop(min(off, len(src)))
+		doc.unterminated = true
+	})
 	var tag string
 	var tagOff int
 	var attrs []attr
@@ -110,7 +105,7 @@ func scanHTML(src []byte) (res ScanResult, doc *htmlDoc) {
 				switch rawTag {
 				case "script":
 					if isJSType(attrValue(rawAttrs, "type")) && !hasAttr(rawAttrs, "src") {
-						res.Scripts = append(res.Scripts, Inline{Offset: start, Text: body, Module: strings.EqualFold(attrValue(rawAttrs, "type"), "module")})
+						res.Scripts = append(res.Scripts, inlineBody{Offset: start, Text: body, Module: strings.EqualFold(attrValue(rawAttrs, "type"), "module")})
 						scanJSInto(body, start, &res)
 						scriptHazards(&res, body, start)
 					}
@@ -201,7 +196,7 @@ func isJSType(t string) bool {
 }
 
 // elementRefs records the URLs an element loads.
-func elementRefs(res *ScanResult, tag string, attrs []attr) {
+func elementRefs(res *scanResult, tag string, attrs []attr) {
 	add := func(key string, dir cspgen.Directive) {
 		if a, ok := findAttr(attrs, key); ok {
 			if r, ok := makeRef(a.val, false, dir, a.off, "<"+tag+" "+key+">"); ok {
@@ -279,7 +274,7 @@ func elementRefs(res *ScanResult, tag string, attrs []attr) {
 // parser into the script-data-escaped state, and a "<script" after it into
 // the double-escaped state where the real </script> no longer ends the
 // element. A lone "<script" is harmless and not flagged.
-func scriptHazards(res *ScanResult, body []byte, base int) {
+func scriptHazards(res *scanResult, body []byte, base int) {
 	lower := asciiLower(body)
 	i := bytes.Index(lower, []byte("<!--"))
 	if i < 0 {
@@ -291,7 +286,7 @@ func scriptHazards(res *ScanResult, body []byte, base int) {
 	} else {
 		msg += `; one "<script" added later (a dependency update is enough) swallows the rest of the document`
 	}
-	res.Hazards = append(res.Hazards, Hazard{Offset: base + i, Message: msg})
+	res.Hazards = append(res.Hazards, hazard{Offset: base + i, Message: msg})
 }
 
 // asciiLower lower-cases ASCII letters only, so offsets into the result are

@@ -28,7 +28,7 @@ var imageTags = map[string]bool{"img": true, "source": true}
 // "…"`, `x.srcset = "…"` on any object (only images have srcset), and the
 // src/srcSet props of a compiled `"img"` element. It reports the index of
 // the literal it read, so the caller does not read it again, or -1.
-func (s *jsScanner) imageRefsAt(i int) ([]Ref, int) {
+func (s *jsScanner) imageRefsAt(i int) ([]urlRef, int) {
 	if s.t[i].tt == js.StringToken && s.is(i+1, js.CommaToken) && s.is(i+2, js.OpenBraceToken) {
 		if tag, ok := literalValue(s.t[i]); ok && imageTags[tag] {
 			return s.imagePropRefs(tag, i+2), -1
@@ -59,7 +59,7 @@ func (s *jsScanner) imageRefsAt(i int) ([]Ref, int) {
 		return srcsetRefs(v, s.base+s.t[obj].off, via), lit
 	}
 	if r, ok := makeRef(v, partial, cspgen.ImgSrc, s.base+s.t[obj].off, via); ok {
-		return []Ref{r}, lit
+		return []urlRef{r}, lit
 	}
 	return nil, lit
 }
@@ -141,8 +141,8 @@ func (s *jsScanner) matchingOpen(close int) int {
 // imagePropRefs returns the src and srcSet props, given as literals at the
 // top level of the object literal opening at token open, of a compiled tag
 // element.
-func (s *jsScanner) imagePropRefs(tag string, open int) []Ref {
-	var out []Ref
+func (s *jsScanner) imagePropRefs(tag string, open int) []urlRef {
+	var out []urlRef
 	depth := 0
 	for j := open; j < len(s.t); j++ {
 		switch s.t[j].tt {
@@ -183,8 +183,8 @@ func (s *jsScanner) imagePropRefs(tag string, open int) []Ref {
 
 // srcsetRefs returns the image URLs of a srcset value ("a.png 1x, b.png
 // 2x"), each at off.
-func srcsetRefs(val string, off int, via string) []Ref {
-	var out []Ref
+func srcsetRefs(val string, off int, via string) []urlRef {
+	var out []urlRef
 	for _, c := range srcsetCandidates(val) {
 		if r, ok := makeRef(c.url, false, cspgen.ImgSrc, off, via); ok {
 			out = append(out, r)

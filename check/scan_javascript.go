@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tdewolff/parse/v2"
 	"github.com/tdewolff/parse/v2/js"
 
 	"github.com/widgetd/widgetd/cspgen"
@@ -25,17 +24,9 @@ type jsTok struct {
 // expression is decided from the previous significant token, as a parser
 // would.
 func lexJS(src []byte) (toks []jsTok, off int) {
-	buf := make([]byte, len(src), len(src)+1) // the lexer writes a NUL after the end
-	copy(buf, src)
-	in := parse.NewInputBytes(buf)
-	l := js.NewLexer(in)
-	// The lexer reads past its input on some malformed text (a fuzzing
-	// find); what was read so far stands and off says where it stopped.
-	defer func() {
-		if recover() != nil {
-			off = min(off, len(src))
-		}
-	}()
+	l := js.NewLexer(lexerInput(src))
+	// What was read before a lexer panic stands; off says where it stopped.
+	defer recoverLexer(func() { off = min(off, len(src)) })
 	for n := 0; n < maxTokens; n++ {
 		tt, b := l.Next()
 		if tt == js.ErrorToken {
@@ -119,10 +110,10 @@ type jsScanner struct {
 	t      []jsTok
 	base   int
 	consts map[string]string // identifier → URL literal it is bound to, once
-	res    *ScanResult
+	res    *scanResult
 }
 
-// ScanJS scans JavaScript source for the URLs it loads and for eval.
+// scanJS scans JavaScript source for the URLs it loads and for eval.
 //
 // A URL counts only where the code visibly loads it: the first argument of
 // fetch, importScripts, import(), navigator.sendBeacon, XMLHttpRequest
@@ -135,13 +126,13 @@ type jsScanner struct {
 // Comments, licence text and string literals that are never handed to a
 // loader (XML namespace URIs, error-decoder and documentation links) are not
 // URLs the widget reaches and are ignored.
-func ScanJS(src []byte) ScanResult {
-	var res ScanResult
+func scanJS(src []byte) scanResult {
+	var res scanResult
 	scanJSInto(src, 0, &res)
 	return res
 }
 
-func scanJSInto(src []byte, base int, res *ScanResult) {
+func scanJSInto(src []byte, base int, res *scanResult) {
 	toks, end := lexJS(src)
 	if end < len(src) {
 		res.stop(base + end)
@@ -378,7 +369,7 @@ func (s *jsScanner) scan() {
 			!s.is(i+1, js.ColonToken) && !s.is(i+1, js.EqToken) {
 			// Direct eval(...), and indirect (0,eval)(...) or f=eval: any
 			// read of the global compiles code at run time.
-			s.res.Evals = append(s.res.Evals, EvalUse{Offset: s.base + tok.off, Via: "eval()"})
+			s.res.Evals = append(s.res.Evals, evalUse{Offset: s.base + tok.off, Via: "eval()"})
 			continue
 		}
 		if name == "" || !s.is(i+1, js.OpenParenToken) {
@@ -391,10 +382,10 @@ func (s *jsScanner) scan() {
 			if s.is(i-1, js.NewToken) {
 				via, off = "new Function()", s.t[i-1].off
 			}
-			s.res.Evals = append(s.res.Evals, EvalUse{Offset: s.base + off, Via: via})
+			s.res.Evals = append(s.res.Evals, evalUse{Offset: s.base + off, Via: via})
 		case (name == "setTimeout" || name == "setInterval") && s.isGlobalRef(i) &&
 			(s.is(i+2, js.StringToken) || s.is(i+2, js.TemplateToken) || s.is(i+2, js.TemplateStartToken)):
-			s.res.Evals = append(s.res.Evals, EvalUse{Offset: s.base + tok.off, Via: name + "(string)"})
+			s.res.Evals = append(s.res.Evals, evalUse{Offset: s.base + tok.off, Via: name + "(string)"})
 		}
 	}
 }

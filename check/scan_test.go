@@ -8,9 +8,9 @@ import (
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// refsString shows each Ref with the 6 bytes of src at its offset, so the
+// refsString shows each urlRef with the 6 bytes of src at its offset, so the
 // expectations show where offsets point without counting bytes.
-func refsString(src string, rs []Ref) string {
+func refsString(src string, rs []urlRef) string {
 	var parts []string
 	for _, r := range rs {
 		p := ""
@@ -85,9 +85,9 @@ i.src = "https://img.example.com/b.png";`, "img-src https://img.example.com/b.pn
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := refsString(tc.src, ScanJS([]byte(tc.src)).Refs)
+			got := refsString(tc.src, scanJS([]byte(tc.src)).Refs)
 			if got != tc.want {
-				t.Errorf("ScanJS(%s)\n got: %s\nwant: %s", tc.src, got, tc.want)
+				t.Errorf("scanJS(%s)\n got: %s\nwant: %s", tc.src, got, tc.want)
 			}
 		})
 	}
@@ -107,7 +107,7 @@ func TestScanJSEval(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var parts []string
-		for _, e := range ScanJS([]byte(tc.src)).Evals {
+		for _, e := range scanJS([]byte(tc.src)).Evals {
 			parts = append(parts, fmt.Sprintf("%s@%d", e.Via, e.Offset))
 		}
 		if got := strings.Join(parts, " "); got != tc.want {
@@ -127,8 +127,8 @@ func TestScanCSS(t *testing.T) {
 		"img-src https://img.example/a.png @url( ' url()",
 		"img-src data:image/png;base64,AA== @url(da url()",
 	}, "\n")
-	if got := refsString(src, ScanCSS([]byte(src)).Refs); got != want {
-		t.Errorf("ScanCSS\n got: %s\nwant: %s", got, want)
+	if got := refsString(src, scanCSS([]byte(src)).Refs); got != want {
+		t.Errorf("scanCSS\n got: %s\nwant: %s", got, want)
 	}
 }
 
@@ -142,7 +142,7 @@ func TestScanHTML(t *testing.T) {
 		`<a href="https://docs.example.com/">docs</a>` +
 		`<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0"/></svg>` +
 		`<script>fetch("https://api.example.com/x")</script></body></html>`
-	res := ScanHTML([]byte(src))
+	res := scanHTMLResult([]byte(src))
 	var got []string
 	for _, r := range res.Refs {
 		if at := src[r.Offset:]; !strings.HasPrefix(at, r.URL) && !strings.HasPrefix(at, "fetch") && !strings.HasPrefix(at, "url(") {
@@ -162,7 +162,7 @@ func TestScanHTML(t *testing.T) {
 		"connect-src https://api.example.com/x fetch()",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("ScanHTML\n got: %s\nwant: %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		t.Errorf("scanHTMLResult\n got: %s\nwant: %s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(res.Scripts) != 1 {
 		t.Errorf("inline scripts = %d, want 1", len(res.Scripts))
@@ -170,3 +170,34 @@ func TestScanHTML(t *testing.T) {
 }
 
 var _ = cspgen.ConnectSrc
+
+// TestRecoverLexer: deferred around a lexer run, recoverLexer calls stopped
+// after a panic (the run's results so far kept) and nothing otherwise, and
+// the input lexerInput gives the lexers is a copy, so src never changes.
+func TestRecoverLexer(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		panics bool
+	}{{"lexer panics", true}, {"lexer finishes", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			run := func() (kept []string, stopped bool) {
+				defer recoverLexer(func() { stopped = true })
+				kept = append(kept, "before")
+				if tc.panics {
+					var past []byte
+					_ = past[len(kept)] // as a lexer reading past its input
+				}
+				kept = append(kept, "after")
+				return kept, false
+			}
+			kept, stopped := run()
+			if stopped != tc.panics || len(kept) != map[bool]int{true: 1, false: 2}[tc.panics] {
+				t.Errorf("kept %q, stopped %v; want stopped %v", kept, stopped, tc.panics)
+			}
+		})
+	}
+	src := []byte("<DIV CLASS=A>")
+	if got := scanHTMLResult(src); !got.Complete() || string(src) != "<DIV CLASS=A>" {
+		t.Errorf("scanning changed its input to %q (complete %v)", src, got.Complete())
+	}
+}

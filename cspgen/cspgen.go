@@ -1,7 +1,8 @@
 // Package cspgen owns widget Content Security Policy. It turns the domains a
 // widget declares into a validated Policy, and from a Policy writes the CSP
 // header value exactly as the MCP Apps spec constructs it, the _meta.ui.csp
-// object (camelCase) and the ChatGPT openai/widgetCSP object (snake_case).
+// object (camelCase) and the ChatGPT openai/widgetCSP object (snake_case),
+// both as the wire types of package assets, which owns the _meta JSON.
 // It also answers, for `widgetd check`, whether a URL found in a bundle would
 // load under that spec-constructed CSP (Policy.Allows).
 //

@@ -70,7 +70,7 @@ func ExamplePolicy_UIMeta() {
 	fmt.Println(string(openai))
 	// Output:
 	// {"connectDomains":[],"resourceDomains":["https://cdn.example.com"]}
-	// {"connect_domains":[],"resource_domains":["https://cdn.example.com"],"redirect_domains":["https://checkout.example.com"]}
+	// {"connect_domains":[],"redirect_domains":["https://checkout.example.com"],"resource_domains":["https://cdn.example.com"]}
 }
 
 func ExamplePolicy_Allows() {

@@ -192,9 +192,9 @@ func checkPolicy(t *testing.T, d Domains, p *Policy) {
 	}
 
 	// The header reads back to the same policy (CSP carries no redirects).
-	q, err := ParseHeader(h)
+	q, err := parseHeader(h)
 	if err != nil {
-		t.Fatalf("ParseHeader(Header()) = %v on %q", err, h)
+		t.Fatalf("parseHeader(Header()) = %v on %q", err, h)
 	}
 	want := got
 	want.Redirect = nil
@@ -301,7 +301,7 @@ func FuzzHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, h string) {
 		// h as a header: if it parses, it is a fixed point after one
 		// normalisation, and every origin in it came from h.
-		if p, err := ParseHeader(h); err == nil {
+		if p, err := parseHeader(h); err == nil {
 			d := p.Domains()
 			tokens := map[string]bool{}
 			for _, tok := range strings.FieldsFunc(h, func(r rune) bool { return r == ';' || r == ' ' || r == '\t' || r == '\f' }) {
@@ -310,13 +310,13 @@ func FuzzHeader(f *testing.F) {
 			for _, f := range allFields {
 				for _, o := range d.list(f) {
 					if !tokens[o] {
-						t.Fatalf("ParseHeader invented %s %q from %q", f, o, h)
+						t.Fatalf("parseHeader invented %s %q from %q", f, o, h)
 					}
 				}
 			}
 			checkPolicy(t, d, p)
 		}
-		// h as an entry of every list: New, Header, ParseHeader round trip.
+		// h as an entry of every list: New, Header, parseHeader round trip.
 		for _, f := range allFields {
 			d := put(f, h)
 			p, err := New(d)

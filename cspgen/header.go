@@ -1,10 +1,11 @@
 package cspgen
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/widgetd/widgetd/assets"
 )
 
 // HeaderDirective is one directive of a CSP header value: its name and its
@@ -128,46 +129,9 @@ func (p *Policy) Header() string {
 	return p.header
 }
 
-// UICSP is the _meta.ui.csp object of MCP Apps. It always marshals
-// connectDomains and resourceDomains as arrays, never null.
-type UICSP struct {
-	ConnectDomains  []string `json:"connectDomains"`
-	ResourceDomains []string `json:"resourceDomains"`
-	FrameDomains    []string `json:"frameDomains,omitempty"`
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`
-	// WasmUnsafeEval is the draft csp.wasmUnsafeEval (ext-apps PR #667).
-	WasmUnsafeEval bool `json:"wasmUnsafeEval,omitempty"`
-}
-
-// MarshalJSON writes c with nil connectDomains and resourceDomains as [].
-func (c UICSP) MarshalJSON() ([]byte, error) {
-	type plain UICSP
-	c.ConnectDomains = nonNil(c.ConnectDomains)
-	c.ResourceDomains = nonNil(c.ResourceDomains)
-	return json.Marshal(plain(c))
-}
-
-// WidgetCSP is the _meta["openai/widgetCSP"] object of ChatGPT Apps. It
-// always marshals connect_domains and resource_domains as arrays, never null.
-type WidgetCSP struct {
-	ConnectDomains  []string `json:"connect_domains"`
-	ResourceDomains []string `json:"resource_domains"`
-	FrameDomains    []string `json:"frame_domains,omitempty"`
-	RedirectDomains []string `json:"redirect_domains,omitempty"`
-	// BaseURIDomains mirrors baseUriDomains in ChatGPT's casing
-	// (base_uri_domains), which OpenAI's tables do not list but hosts that
-	// read openai/widgetCSP accept.
-	BaseURIDomains []string `json:"base_uri_domains,omitempty"`
-}
-
-// MarshalJSON writes c with nil connect_domains and resource_domains as [].
-func (c WidgetCSP) MarshalJSON() ([]byte, error) {
-	type plain WidgetCSP
-	c.ConnectDomains = nonNil(c.ConnectDomains)
-	c.ResourceDomains = nonNil(c.ResourceDomains)
-	return json.Marshal(plain(c))
-}
-
+// nonNil returns l, or an empty list when l is nil: the wire types write a
+// nil list as absent and an empty one as [], so this is what makes a list
+// always present.
 func nonNil(l []string) []string {
 	if l == nil {
 		return []string{}
@@ -175,13 +139,14 @@ func nonNil(l []string) []string {
 	return l
 }
 
-// UIMeta returns the _meta.ui.csp object: connectDomains and resourceDomains
-// always present (empty arrays when nothing is declared), frameDomains and
-// baseUriDomains omitted when empty, wasmUnsafeEval only when declared. The
+// UIMeta returns the _meta.ui.csp object of MCP Apps. Its JSON always has
+// connectDomains and resourceDomains (empty arrays when nothing is declared),
+// since hosts read them as required lists; frameDomains and baseUriDomains are
+// absent when empty, and wasmUnsafeEval is there only when declared. The
 // slices are copies.
-func (p *Policy) UIMeta() UICSP {
+func (p *Policy) UIMeta() assets.UICSP {
 	d := p.domains()
-	return UICSP{
+	return assets.UICSP{
 		ConnectDomains:  nonNil(cloneList(d.Connect)),
 		ResourceDomains: nonNil(cloneList(d.Resource)),
 		FrameDomains:    cloneList(d.Frame),
@@ -190,13 +155,14 @@ func (p *Policy) UIMeta() UICSP {
 	}
 }
 
-// OpenAIMeta returns the openai/widgetCSP object: connect_domains and
-// resource_domains always present, frame_domains, redirect_domains and
-// base_uri_domains (baseUriDomains mirrored, issue 24) omitted when empty.
-// The slices are copies.
-func (p *Policy) OpenAIMeta() WidgetCSP {
+// OpenAIMeta returns the _meta["openai/widgetCSP"] object of ChatGPT Apps.
+// Its JSON always has connect_domains and resource_domains, as UIMeta's;
+// frame_domains, redirect_domains and base_uri_domains (baseUriDomains
+// mirrored, which OpenAI's tables do not list but hosts reading this shape
+// accept) are absent when empty. The slices are copies.
+func (p *Policy) OpenAIMeta() assets.WidgetCSP {
 	d := p.domains()
-	return WidgetCSP{
+	return assets.WidgetCSP{
 		ConnectDomains:  nonNil(cloneList(d.Connect)),
 		ResourceDomains: nonNil(cloneList(d.Resource)),
 		FrameDomains:    cloneList(d.Frame),
@@ -210,13 +176,13 @@ func isASCIIWhitespace(c byte) bool {
 	return c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
 }
 
-// ParseDirectives parses a serialized CSP (one policy, as in a header value)
+// parseDirectives parses a serialized CSP (one policy, as in a header value)
 // into its directives, following CSP3 "parse a serialized CSP": directives are
 // split on ';', tokens on ASCII whitespace, names are lowercased. It is
 // stricter than a browser: a value with a control character, a non-ASCII
 // byte, a ',' (which would start a second policy), an invalid directive name
 // or a repeated directive is an error rather than silently skipped.
-func ParseDirectives(h string) ([]HeaderDirective, error) {
+func parseDirectives(h string) ([]HeaderDirective, error) {
 	for i := 0; i < len(h); i++ {
 		c := h[i]
 		switch {
@@ -251,15 +217,15 @@ func ParseDirectives(h string) ([]HeaderDirective, error) {
 	return out, nil
 }
 
-// ParseHeader is the inverse of Policy.Header: it reads a CSP header value
+// parseHeader is the inverse of Policy.Header: it reads a CSP header value
 // built by the spec construction back into a Policy (without redirect
 // domains, which a CSP does not carry). Directive order and whitespace may
 // vary and keywords are case-insensitive, but every one of the ten spec
 // directives must be present with exactly its fixed sources, no other
 // directive may appear, and the five resource directives must list the same
 // origins. The origins are validated as by New.
-func ParseHeader(h string) (*Policy, error) {
-	ds, err := ParseDirectives(h)
+func parseHeader(h string) (*Policy, error) {
+	ds, err := parseDirectives(h)
 	if err != nil {
 		return nil, err
 	}

@@ -98,15 +98,12 @@ func TestMetaJSON(t *testing.T) {
 	}{
 		{"empty.ui", empty.UIMeta(), `{"connectDomains":[],"resourceDomains":[]}`},
 		{"empty.openai", empty.OpenAIMeta(), `{"connect_domains":[],"resource_domains":[]}`},
-		{"zero UICSP", UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
-		{"zero UICSP pointer", &UICSP{}, `{"connectDomains":[],"resourceDomains":[]}`},
-		{"zero WidgetCSP", WidgetCSP{}, `{"connect_domains":[],"resource_domains":[]}`},
 		{"redirect only", mustNew(t, Domains{Redirect: []string{"https://pay.example.com"}}).OpenAIMeta(),
-			`{"connect_domains":[],"resource_domains":[],"redirect_domains":["https://pay.example.com"]}`},
+			`{"connect_domains":[],"redirect_domains":["https://pay.example.com"],"resource_domains":[]}`},
 		{"baseUri only", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).UIMeta(),
-			`{"connectDomains":[],"resourceDomains":[],"baseUriDomains":["https://cdn.example.com"]}`},
+			`{"baseUriDomains":["https://cdn.example.com"],"connectDomains":[],"resourceDomains":[]}`},
 		{"baseUri only, ChatGPT casing", mustNew(t, Domains{BaseURI: []string{"https://cdn.example.com"}}).OpenAIMeta(),
-			`{"connect_domains":[],"resource_domains":[],"base_uri_domains":["https://cdn.example.com"]}`},
+			`{"base_uri_domains":["https://cdn.example.com"],"connect_domains":[],"resource_domains":[]}`},
 		{"wasmUnsafeEval (draft)", mustNew(t, Domains{WasmUnsafeEval: true}).UIMeta(),
 			`{"connectDomains":[],"resourceDomains":[],"wasmUnsafeEval":true}`},
 		{"wasmUnsafeEval has no ChatGPT key", mustNew(t, Domains{WasmUnsafeEval: true}).OpenAIMeta(),
@@ -129,6 +126,64 @@ func TestMetaJSON(t *testing.T) {
 	}
 }
 
+// TestMetaAlwaysListsConnectAndResource pins the one output rule of the CSP
+// wire objects that is not the wire types' own: connect and resource lists
+// are always present as arrays (never absent, never null), even when nothing
+// is declared, while the other lists are absent when empty. The wire types
+// (assets.UICSP, assets.WidgetCSP) write a nil list as absent so a manifest
+// round-trips, so the rule lives in UIMeta and OpenAIMeta alone.
+func TestMetaAlwaysListsConnectAndResource(t *testing.T) {
+	tests := []struct {
+		name string
+		p    *Policy
+	}{
+		{"nil policy", nil},
+		{"zero policy", &Policy{}},
+		{"nothing declared", mustNew(t, Domains{})},
+		{"frame only", mustNew(t, Domains{Frame: []string{"https://embed.example.com"}})},
+		{"connect only", mustNew(t, Domains{Connect: []string{"https://api.example.com"}})},
+		{"resource only", mustNew(t, Domains{Resource: []string{"https://cdn.example.com"}})},
+		{"full", mustNew(t, fullDomains)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := tt.p.Domains()
+			ui, openai := tt.p.UIMeta(), tt.p.OpenAIMeta()
+			checkMetaLists(t, &ui, map[string][]string{"connectDomains": nonNil(d.Connect), "resourceDomains": nonNil(d.Resource),
+				"frameDomains": d.Frame, "baseUriDomains": d.BaseURI})
+			checkMetaLists(t, &openai, map[string][]string{"connect_domains": nonNil(d.Connect), "resource_domains": nonNil(d.Resource),
+				"frame_domains": d.Frame, "redirect_domains": d.Redirect, "base_uri_domains": d.BaseURI})
+		})
+	}
+}
+
+// checkMetaLists marshals v and checks each key of want: a nil list must be
+// absent, any other present as exactly that array.
+func checkMetaLists(t *testing.T, v any, want map[string][]string) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	for key, l := range want {
+		raw, present := got[key]
+		if l == nil {
+			if present {
+				t.Errorf("%s: %s is %s, want absent", b, key, raw)
+			}
+			continue
+		}
+		var back []string
+		if !present || string(raw) == "null" || json.Unmarshal(raw, &back) != nil || back == nil || !slices.Equal(back, l) {
+			t.Errorf("%s: %s = %s, want the array %q", b, key, raw, l)
+		}
+	}
+}
+
 func mustNew(t *testing.T, d Domains) *Policy {
 	t.Helper()
 	p, err := New(d)
@@ -141,9 +196,9 @@ func mustNew(t *testing.T, d Domains) *Policy {
 func TestParseHeaderRoundTrip(t *testing.T) {
 	for _, d := range []Domains{{}, fullDomains, {Frame: []string{"https://a.com", "https://b.com"}}} {
 		p := mustNew(t, d)
-		q, err := ParseHeader(p.Header())
+		q, err := parseHeader(p.Header())
 		if err != nil {
-			t.Fatalf("ParseHeader(%q): %v", p.Header(), err)
+			t.Fatalf("parseHeader(%q): %v", p.Header(), err)
 		}
 		if q.Header() != p.Header() {
 			t.Errorf("round trip\n got %q\nwant %q", q.Header(), p.Header())
@@ -166,7 +221,7 @@ func TestParseHeaderLenient(t *testing.T) {
 	h := " BASE-URI 'SELF' ;object-src 'none';frame-src 'none'; media-src data: 'self' https://CDN.example.com:443\t;" +
 		"font-src 'self' https://cdn.example.com; img-src 'self' data: https://cdn.example.com/; connect-src 'self';;" +
 		"style-src 'unsafe-inline' 'self' https://cdn.example.com; script-src 'self' 'unsafe-inline' https://cdn.example.com; default-src 'none'"
-	p, err := ParseHeader(h)
+	p, err := parseHeader(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +255,7 @@ func TestParseHeaderRejects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := ParseHeader(tt.header)
+			p, err := parseHeader(tt.header)
 			if err == nil {
 				t.Fatalf("accepted %q as %q", tt.header, p.Header())
 			}
@@ -212,7 +267,7 @@ func TestParseHeaderRejects(t *testing.T) {
 }
 
 func TestParseDirectives(t *testing.T) {
-	got, err := ParseDirectives("  Default-Src 'none' ;; img-src\t'self'  data: ;upgrade-insecure-requests; ")
+	got, err := parseDirectives("  Default-Src 'none' ;; img-src\t'self'  data: ;upgrade-insecure-requests; ")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,7 +111,7 @@ func TestAllowsIPv6(t *testing.T) {
 }
 
 // TestMatchSource covers source expressions the spec construction never
-// emits but ParseDirectives may return, so the matcher holds for any CSP.
+// emits but parseDirectives may return, so the matcher holds for any CSP.
 func TestMatchSource(t *testing.T) {
 	tests := []struct {
 		expr, url string

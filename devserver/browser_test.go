@@ -200,7 +200,7 @@ func TestCSPViolationReported(t *testing.T) {
 				}
 				return ""
 			})
-			var vs []Advice
+			var vs []cspAdvice
 			if err := p.eval(`widgetdDev.violations`, &vs); err != nil {
 				t.Fatal(err)
 			}

@@ -2,10 +2,7 @@ package devserver
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
@@ -186,79 +183,4 @@ func (s *Server) report(prev, ev *BuildEvent) {
 		s.log.printf("widgetd dev: rebuilt %v in %.0f ms\n", updated, ev.DurationMs)
 	}
 	s.reports.reset()
-}
-
-// hub fans build events out to SSE streams and Subscribe channels.
-type hub struct {
-	mu      sync.Mutex
-	streams map[chan []byte]struct{}
-	events  map[chan *BuildEvent]struct{}
-	closed  bool
-}
-
-// publish sends ev to every subscriber without blocking on slow ones: a
-// stream that cannot keep up misses intermediate builds, and the next
-// event it gets carries the full current state anyway.
-func (h *hub) publish(ev *BuildEvent) {
-	data, err := json.Marshal(ev)
-	if err != nil {
-		data = []byte(fmt.Sprintf(`{"ok":false,"diagnostics":[{"file":"widgetd","message":%q,"text":%q}]}`, err, err))
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	for ch := range h.streams {
-		select {
-		case ch <- data:
-		default:
-		}
-	}
-	for ch := range h.events {
-		select {
-		case ch <- ev:
-		default:
-		}
-	}
-}
-
-// maxLiveStreams bounds the open live-reload streams (one per preview tab).
-const maxLiveStreams = 256
-
-// addStream registers an SSE stream; ok is false once the server is closing
-// or maxLiveStreams are open.
-func (h *hub) addStream() (ch chan []byte, ok bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed || len(h.streams) >= maxLiveStreams {
-		return nil, false
-	}
-	if h.streams == nil {
-		h.streams = map[chan []byte]struct{}{}
-	}
-	ch = make(chan []byte, 4)
-	h.streams[ch] = struct{}{}
-	return ch, true
-}
-
-func (h *hub) removeStream(ch chan []byte) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, ok := h.streams[ch]; ok {
-		delete(h.streams, ch)
-		close(ch)
-	}
-}
-
-// closeAll ends every stream and subscription (server shutdown).
-func (h *hub) closeAll() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.closed = true
-	for ch := range h.streams {
-		close(ch)
-	}
-	h.streams = nil
-	for ch := range h.events {
-		close(ch)
-	}
-	h.events = nil
 }

@@ -8,9 +8,9 @@ import (
 	"github.com/widgetd/widgetd/cspgen"
 )
 
-// Violation is one securitypolicyviolation event from a widget frame, as the
+// cspViolation is one securitypolicyviolation event from a widget frame, as the
 // injected reporter posts it.
-type Violation struct {
+type cspViolation struct {
 	// Widget is the widget's name.
 	Widget string `json:"widget"`
 	// Host is the preview's host (PreviewHosts: "mcp-apps", "chatgpt", ...).
@@ -27,9 +27,9 @@ type Violation struct {
 	Sample string `json:"sample,omitempty"`
 }
 
-// Advice says how to fix a Violation in the widget's config.
-type Advice struct {
-	Violation
+// cspAdvice says how to fix a cspViolation in the widget's config.
+type cspAdvice struct {
+	cspViolation
 	// Origin is the blocked URL's origin, the value to declare ("" when no
 	// origin can be declared, e.g. eval).
 	Origin string `json:"origin,omitempty"`
@@ -51,8 +51,8 @@ type Advice struct {
 // resourceDomains; frame-src ← frameDomains; base-uri ← baseUriDomains.
 // Everything else (eval, workers, objects, data:/blob: where the spec gives
 // no way) cannot be declared, and the advice says so.
-func advise(v Violation, configFile string) Advice {
-	a := Advice{Violation: v, ConfigFile: configFile}
+func advise(v cspViolation, configFile string) cspAdvice {
+	a := cspAdvice{cspViolation: v, ConfigFile: configFile}
 	dir := strings.ToLower(strings.TrimSpace(v.Directive))
 	// script-src-elem, style-src-attr, … are governed by their base directive.
 	base := strings.TrimSuffix(strings.TrimSuffix(dir, "-elem"), "-attr")

@@ -35,7 +35,7 @@ func TestAdvise(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.directive+" "+tc.blocked, func(t *testing.T) {
-			a := advise(Violation{Widget: "w", Directive: tc.directive, BlockedURI: tc.blocked}, cfg)
+			a := advise(cspViolation{Widget: "w", Directive: tc.directive, BlockedURI: tc.blocked}, cfg)
 			if a.Origin != tc.origin || a.Field != tc.field || !strings.Contains(a.Message, tc.msg) {
 				t.Errorf("advise = origin %q field %q msg %q; want origin %q field %q msg containing %q", a.Origin, a.Field, a.Message, tc.origin, tc.field, tc.msg)
 			}
@@ -49,7 +49,7 @@ func FuzzAdvise(f *testing.F) {
 	f.Add("frame-src", "http://[::1]:99/")
 	f.Add("", "%zz")
 	f.Fuzz(func(t *testing.T, directive, blocked string) {
-		a := advise(Violation{Directive: directive, BlockedURI: blocked}, "w.json")
+		a := advise(cspViolation{Directive: directive, BlockedURI: blocked}, "w.json")
 		if a.Message == "" {
 			t.Fatal("empty message")
 		}

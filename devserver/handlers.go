@@ -267,7 +267,7 @@ func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too many CSP reports; slow down"})
 		return
 	}
-	var v Violation
+	var v cspViolation
 	if err := readJSONBody(w, r, maxReportBody, &v); err != nil {
 		writeJSON(w, bodyStatus(err), map[string]string{"error": err.Error()})
 		return

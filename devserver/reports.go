@@ -131,7 +131,7 @@ func clip(s string, n int) string {
 }
 
 // clipViolation bounds every field of a report.
-func clipViolation(v *Violation) {
+func clipViolation(v *cspViolation) {
 	for _, f := range []*string{&v.Widget, &v.Host, &v.Directive, &v.BlockedURI, &v.SourceFile, &v.Sample} {
 		*f = clip(*f, maxReportField)
 	}

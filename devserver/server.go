@@ -293,25 +293,13 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // Subscribe returns a channel that receives every build event from now on
-// (buffered; a slow reader misses intermediate events, never the channel's
-// close) and a function that unsubscribes. It is how tests and the devloop
-// benchmark observe rebuilds.
+// and a function that unsubscribes. It is how tests and the devloop
+// benchmark observe rebuilds. The channel is buffered: a slow reader misses
+// intermediate events but always gets the latest build's, and it sees the
+// channel close when the server shuts down, or at once when subscribing
+// after shutdown.
 func (s *Server) Subscribe() (<-chan *BuildEvent, func()) {
-	ch := make(chan *BuildEvent, 16)
-	s.hub.mu.Lock()
-	if s.hub.events == nil {
-		s.hub.events = map[chan *BuildEvent]struct{}{}
-	}
-	s.hub.events[ch] = struct{}{}
-	s.hub.mu.Unlock()
-	return ch, func() {
-		s.hub.mu.Lock()
-		defer s.hub.mu.Unlock()
-		if _, ok := s.hub.events[ch]; ok {
-			delete(s.hub.events, ch)
-			close(ch)
-		}
-	}
+	return s.hub.subscribe()
 }
 
 // State returns the latest build event (nil before the first build ends).

@@ -12,6 +12,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/ci"
 )
 
 // pinnedPackageManagers is what .ci/run installs: npm i -g pnpm@… yarn@….
@@ -87,7 +88,7 @@ func requirePackageManager(t *testing.T, pm string) string {
 	if err == nil {
 		return bin
 	}
-	if os.Getenv("CI") != "" {
+	if ci.Running() {
 		t.Fatalf("%s is not installed, and CI is set: .ci/run installs it (npm i -g %s)", pm, pinnedPackageManagers)
 	}
 	t.Skipf("%s not installed: npm i -g %s to run this test", pm, pinnedPackageManagers)

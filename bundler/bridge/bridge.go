@@ -33,8 +33,9 @@ const (
 	// class in widgets that import it: on a ChatGPT host that has
 	// window.openai but no ui/*, it answers the App over window.openai.
 	AppAdapterEntry = "src/appadapter.ts"
-	// Types is the declaration file for both modules, written into widget
-	// projects so editors complete the API.
+	// Types is the declaration file for every module widget code imports
+	// ("widgetd", "widgetd/react" and each Submodule but the App adapter),
+	// written into widget projects so editors complete the API.
 	Types = "src/widgetd.d.ts"
 )
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/ci"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -28,7 +29,7 @@ func pebbleBinary(t *testing.T) string {
 	if err == nil {
 		return bin
 	}
-	if os.Getenv("CI") != "" {
+	if ci.Running() {
 		t.Fatalf("pebble (Let's Encrypt's ACME test server) is not installed, and CI is set: .ci/run installs it (apt-get install pebble)")
 	}
 	t.Skip("pebble not installed: apt-get install pebble to run the ACME test")

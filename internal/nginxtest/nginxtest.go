@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/widgetd/widgetd/internal/ci"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -86,7 +87,7 @@ func lookup(t testing.TB) string {
 	if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
 		return "/usr/sbin/nginx"
 	}
-	if os.Getenv("CI") != "" {
+	if ci.Running() {
 		t.Fatal("nginx not found and CI is set: this test must run in CI (apt-get install -y nginx)")
 	}
 	t.Skip("nginx not found (apt-get install -y nginx)")

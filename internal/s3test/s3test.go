@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
+	"github.com/widgetd/widgetd/internal/ci"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -64,7 +65,7 @@ func Binary(t testing.TB) string {
 		}
 	}
 	install := "go install github.com/versity/versitygw/cmd/versitygw@" + Version
-	if os.Getenv("CI") == "true" {
+	if ci.Running() {
 		t.Fatalf("versitygw (the S3 server the deploy tests run) is not installed, and CI is set: .ci/run installs it (%s)", install)
 	}
 	t.Skipf("versitygw not installed: %s to run the deploy tests against a real S3 server", install)
