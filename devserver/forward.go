@@ -59,7 +59,7 @@ func (f *forwarder) drop(cs *mcp.ClientSession) {
 // callTool forwards one tools/call and returns the server's result.
 func (f *forwarder) callTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	var res *mcp.CallToolResult
-	err := f.do(ctx, func(cs *mcp.ClientSession) (err error) {
+	err := f.do(ctx, func(ctx context.Context, cs *mcp.ClientSession) (err error) {
 		res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 		return err
 	})
@@ -72,14 +72,19 @@ func (f *forwarder) callTool(ctx context.Context, name string, args map[string]a
 // do runs op on the session, reconnecting and running it once more when
 // the session itself is gone (the server restarted). Other failures may
 // have reached the server (a tool ran) and are not repeated.
-func (f *forwarder) do(ctx context.Context, op func(*mcp.ClientSession) error) error {
+func (f *forwarder) do(ctx context.Context, op func(context.Context, *mcp.ClientSession) error) error {
+	return withOverLimit(ctx, func(ctx context.Context) error { return f.retry(ctx, op) })
+}
+
+// retry is do without the size report.
+func (f *forwarder) retry(ctx context.Context, op func(context.Context, *mcp.ClientSession) error) error {
 	var lastErr error
 	for range 2 {
 		cs, err := f.session(ctx)
 		if err != nil {
 			return err
 		}
-		if lastErr = op(cs); lastErr == nil {
+		if lastErr = op(ctx, cs); lastErr == nil {
 			return nil
 		}
 		if ctx.Err() != nil || !(errors.Is(lastErr, mcp.ErrConnectionClosed) || errors.Is(lastErr, mcp.ErrSessionMissing)) {

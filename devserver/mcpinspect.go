@@ -40,7 +40,7 @@ func (f *forwarder) listTools(ctx context.Context, local []string) (*serverTools
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	out := &serverTools{URL: f.url, Tools: []serverTool{}}
-	err := f.do(ctx, func(cs *mcp.ClientSession) error {
+	err := f.do(ctx, func(ctx context.Context, cs *mcp.ClientSession) error {
 		out.Tools, out.Truncated = out.Tools[:0], false
 		for t, err := range cs.Tools(ctx, nil) {
 			if err != nil {
@@ -104,7 +104,7 @@ func (f *forwarder) readResource(ctx context.Context, uri string) (*mcp.ReadReso
 	ctx, cancel := context.WithTimeout(ctx, readTimeout)
 	defer cancel()
 	var res *mcp.ReadResourceResult
-	err := f.do(ctx, func(cs *mcp.ClientSession) (err error) {
+	err := f.do(ctx, func(ctx context.Context, cs *mcp.ClientSession) (err error) {
 		res, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
 		return err
 	})
@@ -120,7 +120,7 @@ func (f *forwarder) listedResourceMeta(ctx context.Context, uri string) mcp.Meta
 	ctx, cancel := context.WithTimeout(ctx, listTimeout)
 	defer cancel()
 	var meta mcp.Meta
-	_ = f.do(ctx, func(cs *mcp.ClientSession) error {
+	_ = f.do(ctx, func(ctx context.Context, cs *mcp.ClientSession) error {
 		n := 0
 		for r, err := range cs.Resources(ctx, nil) {
 			if err != nil {

@@ -1,9 +1,12 @@
 package devserver
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
@@ -40,15 +43,37 @@ func (t limitedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	resp.Body = &limitedBody{rc: resp.Body, left: t.limit, limit: t.limit}
+	mark, _ := req.Context().Value(overLimitKey{}).(*atomic.Bool)
+	resp.Body = &limitedBody{rc: resp.Body, left: t.limit, limit: t.limit, mark: mark}
 	return resp, nil
 }
 
-// limitedBody reads at most limit bytes of rc, then fails.
+// limitedBody reads at most limit bytes of rc, then fails and sets mark.
 type limitedBody struct {
 	rc    io.ReadCloser
 	left  int64
 	limit int64
+	mark  *atomic.Bool
+}
+
+// overLimitKey is the context key of the flag a request's limitedBody sets
+// when the answer was too large: the go-sdk client reports a body it could
+// not finish as "request terminated without response", so the forwarder
+// asks the flag why (see withOverLimit).
+type overLimitKey struct{}
+
+// errTooLarge says an answer of the --mcp server was cut at the limit.
+var errTooLarge = errors.New("the MCP server's answer is larger than widgetd dev reads")
+
+// withOverLimit runs op with a context that records a too-large answer,
+// and names the limit in the error when one was cut.
+func withOverLimit(ctx context.Context, op func(context.Context) error) error {
+	mark := new(atomic.Bool)
+	err := op(context.WithValue(ctx, overLimitKey{}, mark))
+	if err != nil && mark.Load() {
+		return fmt.Errorf("%w (more than %d bytes): %w", errTooLarge, maxServerResponse, err)
+	}
+	return err
 }
 
 func (b *limitedBody) Read(p []byte) (int, error) {
@@ -57,6 +82,9 @@ func (b *limitedBody) Read(p []byte) (int, error) {
 		var one [1]byte
 		if n, err := b.rc.Read(one[:]); n == 0 && err != nil {
 			return 0, err
+		}
+		if b.mark != nil {
+			b.mark.Store(true)
 		}
 		return 0, fmt.Errorf("MCP server response larger than %d bytes; widgetd dev reads no more", b.limit)
 	}
