@@ -33,7 +33,9 @@ func boundsServer(t *testing.T) string {
 			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: mime, Text: text, Blob: blob, Meta: readMeta}}}, nil
 		})
 	}
-	uiCSP := func(k string, v ...string) mcp.Meta { return mcp.Meta{"ui": map[string]any{"csp": map[string]any{k: v}}} }
+	uiCSP := func(k string, v ...string) mcp.Meta {
+		return mcp.Meta{"ui": map[string]any{"csp": map[string]any{k: v}}}
+	}
 	add("ui://widget/listed.html", mimeMCPApp, uiCSP("connectDomains", "https://api.example.com"), nil, fmt.Sprintf(page, "listed", "L"), nil)
 	add("ui://widget/sky.skybridge.html", mimeSkybridge, nil, mcp.Meta{"openai/widgetCSP": map[string]any{"resource_domains": []string{"https://cdn.example.com"}}, "ui": map[string]any{"csp": map[string]any{"resourceDomains": []string{"https://other.example.com"}}}}, fmt.Sprintf(page, "sky", "S"), nil)
 	add("ui://widget/blob.html", mimeMCPApp, nil, uiCSP("frameDomains", "https://embed.example.com"), "", []byte(fmt.Sprintf(page, "blob", "from a blob")))
