@@ -15,6 +15,7 @@ import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcont
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostStyles } from "./styles";
 import { hostProfile, claudeDomainProblem } from "./hosts";
+import { serverWidgetSrc } from "./serverSource";
 
 interface PageConfig {
   base: string;
@@ -503,6 +504,11 @@ function previewPage(name: string) {
     iframe = f;
     wrap.append(f);
     let src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
+    const fromServer = serverWidgetSrc(cfg.sandboxUrl, host, !!cfg.mcp);
+    if (fromServer) {
+      src = fromServer + `&v=${w.hash}`;
+      logEntry("host", "widget from the MCP server", { src: fromServer });
+    }
     if (noCSP.checked) {
       src += "&csp=none";
       logEntry("host", "no CSP (as ChatGPT developer mode)", { hidden: w.csp });
