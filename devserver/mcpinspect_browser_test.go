@@ -15,7 +15,8 @@ import (
 // (?source=server&uri=…): the local hello is edited to greet differently,
 // so only the server's document shows "Hello, Ada!"; and the get-time
 // widget's own tools/call is answered by the server (its current time,
-// neither of the preview's canned answers).
+// neither of the preview's canned answers). A server widget with no local
+// widget of its name renders as well.
 func TestPreviewServerSource(t *testing.T) {
 	endpoint := exampleserver.Start(t)
 	d := startDev(t, func(o *Options) { o.MCPURL = endpoint })
@@ -45,6 +46,13 @@ func TestPreviewServerSource(t *testing.T) {
 		var violations []any
 		if _ = p.eval(`widgetdDev.violations`, &violations); len(violations) > 0 {
 			t.Errorf("the server's widget caused CSP violations: %v", violations)
+		}
+	})
+	// A server widget with no local widget of that name renders too.
+	t.Run("server-only", func(t *testing.T) {
+		p := openPage(t, d.PreviewURL()+"preview/not-local?host=mcp-apps&source=server&uri="+url.QueryEscape(uris["hello"]))
+		if text := p.waitFrameText("Hello, ", 30*time.Second); strings.Contains(text, "Local") {
+			t.Errorf("server-only preview shows the local widget: %q", text)
 		}
 	})
 	for _, host := range []string{"mcp-apps", "chatgpt-legacy"} {

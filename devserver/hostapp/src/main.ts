@@ -15,7 +15,7 @@ import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcont
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostStyles } from "./styles";
 import { hostProfile, claudeDomainProblem } from "./hosts";
-import { serverWidgetSrc } from "./serverSource";
+import { serverOnlyWidget, serverWidgetSrc } from "./serverSource";
 
 interface PageConfig {
   base: string;
@@ -768,7 +768,7 @@ function previewPage(name: string) {
   let queuedHash = "";
   connectEvents((ev) => {
     if (!ev.ok || !ev.widgets) return;
-    const w = ev.widgets.find((x) => x.name === name) || null;
+    const w = ev.widgets.find((x) => x.name === name) || serverOnlyWidget(name, !!cfg.mcp);
     if (!w) {
       widget = null;
       queuedHash = "";

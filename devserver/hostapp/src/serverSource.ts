@@ -22,3 +22,16 @@ export function serverWidgetSrc(sandboxUrl: string, host: string, hasServer: boo
   if (!uri || !hasServer) return "";
   return `${sandboxUrl}/_widgetd/server-widget?uri=${encodeURIComponent(uri)}&host=${encodeURIComponent(host)}`;
 }
+
+/**
+ * What the preview renders for /preview/<name>?source=server&uri=… when the
+ * local build has no widget <name> (a server widget with no local source):
+ * a stand-in for the build's widget entry, or null when the page does not
+ * render from a server. Its hash never changes, so rebuilds of the local
+ * widgets do not reload it.
+ */
+export function serverOnlyWidget(name: string, hasServer: boolean, search: string = location.search) {
+  const uri = serverWidgetURI(search);
+  if (!uri || !hasServer) return null;
+  return { name, title: uri, hash: "server", csp: "(built by the sandbox from the server's resource _meta)", uri, meta: {} as Record<string, any> };
+}
