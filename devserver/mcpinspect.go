@@ -130,7 +130,7 @@ func (f *forwarder) listedResourceMeta(ctx context.Context, uri string) mcp.Meta
 				meta = r.Meta
 				return nil
 			}
-			if n++; n == maxServerTools {
+			if n++; n == maxServerResources {
 				return nil
 			}
 		}

@@ -20,6 +20,9 @@ const (
 	// maxServerTools is the most tools the inspector lists; the rest are
 	// left out and the answer says so.
 	maxServerTools = 500
+	// maxServerResources is the most resources/list entries read while
+	// looking for a widget's listed _meta.
+	maxServerResources = 1000
 	// maxResourceURI is the longest resource URI the inspector reads.
 	maxResourceURI = 2048
 	// listTimeout bounds tools/list (every page) and resources/list.
