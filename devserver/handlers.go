@@ -90,6 +90,7 @@ func (s *Server) previewHandler() http.Handler {
 	mux.HandleFunc("GET /favicon.ico", s.serveFavicon)
 	mux.HandleFunc("GET /{path...}", s.serveBuilt)
 	s.mountMCPProxy(mux)
+	s.mountMCPInspector(mux)
 	cop := http.NewCrossOriginProtection()
 	if s.opts.PublicURL != "" {
 		_ = cop.AddTrustedOrigin(publicurl.Origin(s.opts.PublicURL))
@@ -405,6 +406,7 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 func (s *Server) sandboxHandler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /widget/{name}", s.serveWidget)
+	mux.HandleFunc("GET "+ServerWidgetPath, s.serveServerWidget)
 	return s.guardHost(mux)
 }
 
@@ -421,17 +423,7 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 		if wd.Name != name {
 			continue
 		}
-		doc := out.Files[wd.HTML]
-		scripts := documentScripts(r.URL.Query())
-		h := w.Header()
-		h.Set("Content-Type", "text/html; charset=utf-8")
-		// csp=none emulates ChatGPT's developer mode, which applies no CSP.
-		if r.URL.Query().Get("csp") != "none" {
-			h.Set("Content-Security-Policy", wd.CSP)
-		}
-		h.Set("Cache-Control", "no-store")
-		h.Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write(injectScripts(doc, scripts...))
+		writeWidgetDoc(w, r, out.Files[wd.HTML], wd.CSP)
 		return
 	}
 	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)

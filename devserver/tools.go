@@ -10,25 +10,21 @@ import (
 // tool whose _meta ui.resourceUri (or ui/resourceUri, or
 // openai/outputTemplate) is one of the widget's URIs. The preview's "Tool
 // name" defaults to it when no fixture names a tool. Errors (the server is
-// not up yet) give no names; the next rebuild asks again.
+// not up yet) give no names; the next rebuild asks again. It reads every
+// page of tools/list (up to maxServerTools), as the inspector API does.
 func (f *forwarder) widgetTools(ctx context.Context) map[string]string {
 	if f == nil {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
 	defer cancel()
-	cs, err := f.session(ctx)
+	res, err := f.listTools(ctx, nil)
 	if err != nil {
-		return nil
-	}
-	res, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		f.drop(cs)
 		return nil
 	}
 	out := map[string]string{}
 	for _, t := range res.Tools {
-		if w := widgetOfURI(toolResourceURI(t.Meta)); w != "" {
+		if w := widgetOfURI(t.ResourceURI); w != "" {
 			if _, seen := out[w]; !seen {
 				out[w] = t.Name
 			}

@@ -5,9 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -19,8 +16,8 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/gosdk"
 	"github.com/widgetd/widgetd/assets/mcpgo"
+	"github.com/widgetd/widgetd/internal/exampleserver"
 	"github.com/widgetd/widgetd/internal/mcplist"
-	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
 const exampleDist = "../../examples/mcpserver/dist"
@@ -30,7 +27,7 @@ const exampleDist = "../../examples/mcpserver/dist"
 // go-sdk servers with a widget tool that declares no outputSchema or links
 // a resource of an earlier build. Exit codes and lines are asserted.
 func TestCheckMCP(t *testing.T) {
-	example := startExampleServer(t)
+	example := exampleserver.Start(t)
 	noSchema := startWidgetToolServer(t, false)
 	stale := startWidgetToolServer(t, true)
 	mcpGo := startMCPGoServer(t)
@@ -83,46 +80,6 @@ func TestCheckMCP(t *testing.T) {
 				t.Logf("stdout:\n%s\nstderr:\n%s", out, errs)
 			}
 		})
-	}
-}
-
-// listening is the example server's start-up log line with its endpoint.
-var listening = regexp.MustCompile(`msg=listening mcp=(http://\S+)`)
-
-// startExampleServer builds examples/mcpserver, runs it on a free loopback
-// port and returns its MCP endpoint once it logs that it listens. The
-// process is interrupted and reaped when the test ends.
-func startExampleServer(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "mcpserver")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/mcpserver").CombinedOutput(); err != nil {
-		t.Fatalf("go build examples/mcpserver: %v\n%s", err, out)
-	}
-	var log syncbuf.Buffer
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0")
-	cmd.Stdout, cmd.Stderr = &log, &log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	var waitErr error
-	go func() { waitErr = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		<-exited
-	})
-	deadline := time.After(60 * time.Second)
-	for {
-		if m := listening.FindStringSubmatch(log.String()); m != nil {
-			return m[1]
-		}
-		select {
-		case <-exited:
-			t.Fatalf("examples/mcpserver exited (%v) before it listened:\n%s", waitErr, log.String())
-		case <-deadline:
-			t.Fatalf("examples/mcpserver did not log that it listens within 60 s:\n%s", log.String())
-		case <-time.After(20 * time.Millisecond):
-		}
 	}
 }
 

@@ -40,7 +40,7 @@ func runDev(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&opts.SandboxAddr, "sandbox-addr", "", "`address` of the separate widget origin (default: next port of --addr)")
 	fs.StringVar(&opts.PublicURL, "public-url", "", "`URL` the preview is reached at through a tunnel or reverse proxy; widgets load JS/CSS from it")
 	fs.StringVar(&opts.SandboxURL, "sandbox-url", "", "`URL` the widget origin is reached at when it is proxied too")
-	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server `URL` to forward the widgets' tools/call to (and to publish at /mcp of a public URL), e.g. http://localhost:3000/mcp")
+	fs.StringVar(&opts.MCPURL, "mcp", "", "Streamable HTTP MCP server `URL` to inspect (its tools, calls, its own widgets: see docs/dev.md) and to forward the widgets' tools/call to (and to publish at /mcp of a public URL), e.g. http://localhost:3000/mcp")
 	fs.Func("allowed-hosts", "extra host `names`, comma-separated, requests may carry in Host (localhost, loopback IPs and the --addr/--public-url hosts are always allowed)", func(v string) error {
 		for _, h := range strings.Split(v, ",") {
 			if h = strings.TrimSpace(h); h != "" {

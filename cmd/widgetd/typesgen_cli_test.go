@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/internal/exampleserver"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
@@ -152,7 +153,7 @@ func TestTypesExampleServer(t *testing.T) {
 	if code, out, errs := runCLI(t, "types", "--from", "../../examples/mcpserver", "--widgets", fromDir); code != exitOK {
 		t.Fatalf("types --from: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
-	url := startExampleServer(t)
+	url := exampleserver.Start(t)
 	if code, out, errs := runCLI(t, "types", "--mcp", url, "--widgets", mcpDir); code != exitOK {
 		t.Fatalf("types --mcp: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}

@@ -16,6 +16,7 @@ import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/e
 import { hostStyles } from "./styles";
 import { hostProfile, claudeDomainProblem } from "./hosts";
 import { withFixtureContext, openaiDevice, type FixtureHostContext } from "./fixturecontext";
+import { serverOnlyWidget, serverWidgetSrc } from "./serverSource";
 
 interface PageConfig {
   base: string;
@@ -503,6 +504,11 @@ function previewPage(name: string) {
     iframe = f;
     wrap.append(f);
     let src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
+    const fromServer = serverWidgetSrc(cfg.sandboxUrl, host, !!cfg.mcp);
+    if (fromServer) {
+      src = fromServer + `&v=${w.hash}`;
+      logEntry("host", "widget from the MCP server", { src: fromServer });
+    }
     if (noCSP.checked) {
       src += "&csp=none";
       logEntry("host", "no CSP (as ChatGPT developer mode)", { hidden: w.csp });
@@ -762,7 +768,7 @@ function previewPage(name: string) {
   let queuedHash = "";
   connectEvents((ev) => {
     if (!ev.ok || !ev.widgets) return;
-    const w = ev.widgets.find((x) => x.name === name) || null;
+    const w = ev.widgets.find((x) => x.name === name) || serverOnlyWidget(name, !!cfg.mcp);
     if (!w) {
       widget = null;
       queuedHash = "";

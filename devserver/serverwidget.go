@@ -1,0 +1,122 @@
+package devserver
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ServerWidgetPath is where the sandbox origin serves a widget document read
+// from the --mcp server (query uri=ui://…), so the preview can render the
+// server's own widget rather than the local build.
+const ServerWidgetPath = "/_widgetd/server-widget"
+
+// The MIME types of a widget resource: MCP Apps and ChatGPT's skybridge.
+const (
+	mimeMCPApp    = "text/html;profile=mcp-app"
+	mimeSkybridge = "text/html+skybridge"
+)
+
+// serveServerWidget reads uri from the --mcp server and serves its HTML
+// like a local widget document: under the CSP a host builds from the
+// resource's metadata, with the same scripts injected (reporter, and
+// window.openai for the ChatGPT hosts), so the preview drives it the same
+// way; its tools/call reach the server through the preview's forwarder.
+func (s *Server) serveServerWidget(w http.ResponseWriter, r *http.Request) {
+	if s.mcp == nil {
+		http.Error(w, "no MCP server configured; start widgetd dev with --mcp http://…", http.StatusNotFound)
+		return
+	}
+	uri := r.URL.Query().Get("uri")
+	if err := checkResourceURI(uri, "ui"); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	res, err := s.mcp.readResource(r.Context(), uri)
+	if err != nil {
+		s.log.printf("widgetd dev: %s\n", quoteForTerminal(err.Error()))
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	c, err := widgetContent(uri, res)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return
+	}
+	metas := []mcp.Meta{c.Meta}
+	if !hasCSP(c.MIMEType, c.Meta) {
+		metas = append(metas, s.mcp.listedResourceMeta(r.Context(), uri))
+	}
+	csp, err := serverWidgetCSP(c.MIMEType, metas...)
+	if err != nil {
+		http.Error(w, fmt.Sprintf("widget %s: %v; fix the resource's _meta on the server", uri, err), http.StatusBadGateway)
+		return
+	}
+	doc := []byte(c.Text)
+	if c.Blob != nil {
+		doc = c.Blob
+	}
+	writeWidgetDoc(w, r, doc, csp)
+}
+
+// writeWidgetDoc serves a widget document on the sandbox origin: the dev
+// scripts injected first, its CSP header (none with csp=none, which
+// emulates ChatGPT's developer mode), never cached.
+func writeWidgetDoc(w http.ResponseWriter, r *http.Request, doc []byte, csp string) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	if r.URL.Query().Get("csp") != "none" {
+		h.Set("Content-Security-Policy", csp)
+	}
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Content-Type-Options", "nosniff")
+	_, _ = w.Write(injectScripts(doc, documentScripts(r.URL.Query())...))
+}
+
+// checkResourceURI refuses a resource URI the inspector will not send: empty,
+// longer than maxResourceURI, with control characters or spaces, not a URI,
+// or (when scheme is set) of another scheme.
+func checkResourceURI(uri, scheme string) error {
+	if uri == "" {
+		return fmt.Errorf("query parameter uri is missing; pass the resource URI, e.g. ?uri=ui://widget/hello.html")
+	}
+	if len(uri) > maxResourceURI {
+		return fmt.Errorf("uri is %d bytes long; at most %d are accepted", len(uri), maxResourceURI)
+	}
+	if i := strings.IndexFunc(uri, func(r rune) bool { return r <= ' ' || r == 0x7f }); i >= 0 {
+		return fmt.Errorf("uri has a control character or space at byte %d; percent-encode it", i)
+	}
+	u, err := url.Parse(uri)
+	if err != nil || u.Scheme == "" {
+		return fmt.Errorf("uri %q is not an absolute URI such as ui://widget/hello.html", uri)
+	}
+	if scheme != "" && !strings.EqualFold(u.Scheme, scheme) {
+		return fmt.Errorf("uri %q is not a %s:// widget resource", uri, scheme)
+	}
+	return nil
+}
+
+// widgetContent is the HTML content of a resources/read answer: the first
+// content of a widget MIME type.
+func widgetContent(uri string, res *mcp.ReadResourceResult) (*mcp.ResourceContents, error) {
+	var seen []string
+	for _, c := range res.Contents {
+		if c == nil {
+			continue
+		}
+		if isWidgetMIME(c.MIMEType) {
+			return c, nil
+		}
+		seen = append(seen, fmt.Sprintf("%q", c.MIMEType))
+	}
+	return nil, fmt.Errorf("resources/read %s gave no widget HTML (mimeType %s or %s); it gave [%s]", uri, mimeMCPApp, mimeSkybridge, strings.Join(seen, ", "))
+}
+
+// isWidgetMIME reports whether a MIME type is a widget document's.
+func isWidgetMIME(m string) bool {
+	m = strings.ToLower(strings.ReplaceAll(m, " ", ""))
+	return m == mimeMCPApp || m == mimeSkybridge
+}
