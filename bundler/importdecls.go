@@ -9,10 +9,11 @@ import (
 // importDecl is a static import declaration with value bindings, located
 // in its module's text so that a rewrite can edit exactly its tokens.
 type importDecl struct {
-	spec     string // the specifier, unquoted
-	quoted   string // the specifier as written, quotes included
-	after    int    // offset just after the specifier's closing quote
-	bindings []importBinding
+	namespace string // the local name of import * as, "" if none
+	spec      string // the specifier, unquoted
+	quoted    string // the specifier as written, quotes included
+	after     int    // offset just after the specifier's closing quote
+	bindings  []importBinding
 }
 
 // importBinding is one value binding of an import declaration.
@@ -59,8 +60,12 @@ func (m jsModule) imports() []importDecl {
 			}
 		}
 		for _, a := range imp.List {
-			if a.Binding == nil || string(a.Name) == "*" {
-				continue // a trailing comma, or a namespace import
+			if string(a.Name) == "*" {
+				d.namespace = string(a.Binding)
+				continue
+			}
+			if a.Binding == nil {
+				continue // a trailing comma
 			}
 			at, ok := m.offset(a.Binding)
 			if !ok {
@@ -72,7 +77,7 @@ func (m jsModule) imports() []importDecl {
 			}
 			d.bindings = append(d.bindings, b)
 		}
-		if len(d.bindings) > 0 {
+		if len(d.bindings) > 0 || d.namespace != "" {
 			decls = append(decls, d)
 		}
 	}

@@ -73,8 +73,11 @@ func TestModuleImports(t *testing.T) {
 // entry re-exports z (and default) as a namespace and util as `export *
 // as` of /pkg/zod/util.js.
 func zodNamespaces(spec string) map[string]string {
-	if spec == "zod" || spec == "zod/v4" {
-		return map[string]string{"z": "", "default": "", "util": "/pkg/zod/util.js"}
+	switch spec {
+	case "zod", "zod/v4":
+		return map[string]string{"z": "", "default": "", "util": "/pkg/zod/util.js", "core": "/pkg/zod/core/index.js"}
+	case "./core/index.js":
+		return map[string]string{"util": "/app/core/util.js"}
 	}
 	return nil
 }
@@ -95,6 +98,18 @@ func TestNamespaceImports(t *testing.T) {
 			`import { z as __widgetd_unused_z_ } from "zod";import * as z from "zod"; var __widgetd_unused_z = 1;`},
 		{"other packages untouched", "/app/main.js", `import { z } from "zed";`, `import { z } from "zed";`},
 		{"only in text", "/app/main.ts", "const s = `import { z } from \"zod\"`;\nconst r = /import { z } from \"zod\"/;", "const s = `import { z } from \"zod\"`;\nconst r = /import { z } from \"zod\"/;"},
+		{"member namespace", "/app/main.js", "import * as core from \"./core/index.js\";\nfunction f() { return core.util.a(); }\ncore.util.b;",
+			"import * as core from \"./core/index.js\";import * as __widgetd_ns_core_util from \"./core/util.js\";\nfunction f() { return __widgetd_ns_core_util.a(); }\n__widgetd_ns_core_util.b;"},
+		{"member namespace through a rewritten import", "/app/main.js", "import { z } from 'zod'; z.core.x();",
+			"import { z as __widgetd_unused_z } from 'zod';import * as z from 'zod';import * as __widgetd_ns_z_core from \"../pkg/zod/core/index.js\"; __widgetd_ns_z_core.x();"},
+		{"member namespace left alone", "/app/main.js", "import * as core from \"./core/index.js\";\n" +
+			"function g(core) { return core.util.c; }\nclass C { m() { const core = 1; return core.util.x; } }\n" +
+			"let q = core.util; core?.util.d; core.util?.e; core .util.f; core/**/.util.g; core.util[\"h\"]; core.other.i;\n" +
+			"const s = \"core.util.j\"; const t = `${core}.util.k`; // core.util.l",
+			"import * as core from \"./core/index.js\";\n" +
+				"function g(core) { return core.util.c; }\nclass C { m() { const core = 1; return core.util.x; } }\n" +
+				"let q = core.util; core?.util.d; core.util?.e; core .util.f; core/**/.util.g; core.util[\"h\"]; core.other.i;\n" +
+				"const s = \"core.util.j\"; const t = `${core}.util.k`; // core.util.l"},
 		{"TypeScript ASI", "/app/main.ts", "import { z } from \"zod\"\nz.object({})", "import { z as __widgetd_unused_z } from \"zod\";import * as z from \"zod\"\nz.object({})"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -104,6 +119,15 @@ func TestNamespaceImports(t *testing.T) {
 			}
 		})
 	}
+}
+
+// bindingLocals lists the local names of d's value bindings.
+func bindingLocals(d importDecl) []string {
+	var got []string
+	for _, b := range d.bindings {
+		got = append(got, b.local)
+	}
+	return got
 }
 
 // nonImportStatements prints the top-level statements of a parsed module
@@ -131,6 +155,8 @@ func FuzzNamespaceImports(f *testing.F) {
 		`var a=1;import{z as Q}from"zod/v4";const r=/import{z}from"zod"/;`,
 		"import /* { */ { util } from \"zod\" // }\n;util.x()",
 		"\"use strict\";\nimport { z } from \"zod\"\n/re/.test(z)",
+		"import * as core from \"./core/index.js\";\nfunction f(core) { return core.util.a; }\ncore.util.b(core.util);",
+		"import { z } from \"zod\"; z.core.util.x; z.util.y; const q = `${z.core.a}`;",
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
@@ -164,7 +190,18 @@ func FuzzNamespaceImports(f *testing.F) {
 		if r := api.Transform(out, api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}); len(r.Errors) > 0 && len(api.Transform(src, api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}).Errors) == 0 {
 			t.Fatalf("esbuild parses %q, not its rewrite %q: %s", src, out, r.Errors[0].Text)
 		}
-		if b, a := strings.Join(nonImportStatements(before), "\n"), strings.Join(nonImportStatements(after), "\n"); a != b {
+		// A member namespace read (core.util) becomes its own namespace
+		// import, named after it.
+		var names []string
+		for _, d := range before.imports() {
+			for _, local := range append([]string{d.namespace}, bindingLocals(d)...) {
+				for _, member := range []string{"util", "core"} {
+					names = append(names, "__widgetd_ns_"+local+"_"+member, "("+local+"."+member+")")
+				}
+			}
+		}
+		a := strings.NewReplacer(names...).Replace(strings.Join(nonImportStatements(after), "\n"))
+		if b := strings.Join(nonImportStatements(before), "\n"); a != b {
 			t.Fatalf("statements other than imports changed:\n%s\n→\n%s", b, a)
 		}
 		added := len(after.ast.BlockStmt.List) - len(before.ast.BlockStmt.List)

@@ -231,11 +231,26 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 // `import * as local from "…"` follows right after the declaration's
 // specifier, on the same line: no line moves, so positions in messages and
 // source maps stay true. Only the tokens the parser or the prologue reader
-// located are edited (moduleImports).
+// located are edited (moduleImports). In a JavaScript module, a member
+// namespace read through a namespace binding (core.util.x) is imported too
+// (memberNamespaceEdits).
 func namespaceImports(file, src string, namespaces func(spec string) map[string]string) (string, bool) {
+	var m jsModule
+	parsed := false
+	if loaderFor(file) == api.LoaderJS {
+		m, parsed = parseJSModule(src)
+	}
+	decls := importPrologue
+	if parsed {
+		decls = func(string) []importDecl { return m.imports() }
+	}
 	var edits []textEdit
-	for _, d := range moduleImports(src, loaderFor(file) != api.LoaderJS) {
+	locals := map[string]nsBinding{}
+	for _, d := range decls(src) {
 		ns := namespaces(d.spec)
+		if d.namespace != "" {
+			locals[d.namespace] = nsBinding{after: d.after, names: ns}
+		}
 		for _, b := range d.bindings {
 			module, ok := ns[b.imported]
 			if !ok {
@@ -249,13 +264,26 @@ func namespaceImports(file, src string, namespaces func(spec string) map[string]
 			spec := d.quoted
 			if module != "" {
 				spec = strconv.Quote(importSpec(file, module))
+			} else {
+				locals[b.local] = nsBinding{after: d.after, names: ns}
 			}
 			edits = append(edits, textEdit{at: b.at, remove: len(b.token), insert: replace},
 				textEdit{at: d.after, insert: ";import * as " + b.local + " from " + spec})
 		}
 	}
+	if parsed {
+		edits = append(edits, m.memberNamespaceEdits(src, file, locals)...)
+	}
 	if len(edits) == 0 {
 		return src, false
 	}
 	return applyEdits(src, edits), true
+}
+
+// nsBinding is a module's namespace binding (import * as, or one
+// namespaceImports makes): where its declaration's specifier ends, and the
+// namespaces that module re-exports.
+type nsBinding struct {
+	after int
+	names map[string]string
 }
