@@ -35,7 +35,9 @@ import (
 // for statement, each wrapped class included, else src is kept.
 // TypeScript and JSX are left alone (the SDK ships JavaScript).
 func pureClasses(src string, loader api.Loader) (string, bool) {
-	if loader != api.LoaderJS || !strings.Contains(src, "static") {
+	// Only a class with a static block qualifies; a module without the
+	// text is not parsed (one written "static /* */ {" is merely missed).
+	if loader != api.LoaderJS || !strings.Contains(src, "static {") && !strings.Contains(src, "static{") {
 		return src, false
 	}
 	m, ok := parseJSModule(src)
