@@ -52,7 +52,7 @@ type Options struct {
 	// PublicURL is the URL dist/ is served from; set, it makes widgets
 	// external by default and adds its origin to their resourceDomains.
 	PublicURL string
-	// Targets are esbuild targets; default es2020, chrome120, edge120,
+	// Targets are esbuild targets; default chrome120, edge120,
 	// firefox121 and safari17.
 	Targets []string
 	// Retain is how many builds to keep in dist/ (current included).

@@ -33,10 +33,16 @@ const (
 )
 
 // defaultTargets returns the esbuild targets used when none are configured:
-// ES2020 and the evergreen browsers that chat hosts run in. A function, not
-// a variable, so nothing can change the default for the whole process.
+// the evergreen browsers that chat hosts run in (ChatGPT and Claude on the
+// web and in their Electron and mobile web views). All of them run ES2022
+// class fields and static blocks natively, so nothing is lowered for them;
+// an ES-year cap (es2020 until 2026-11) lowered every class field to a
+// helper call, about 1.2 kB per App widget (BENCHMARKS.md, issue 21). The
+// floor is above Vite 8's default (chrome111, edge111, firefox114,
+// safari16.4). A function, not a variable, so nothing can change the
+// default for the whole process.
 func defaultTargets() []string {
-	return []string{"es2020", "chrome120", "edge120", "firefox121", "safari17"}
+	return []string{"chrome120", "edge120", "firefox121", "safari17"}
 }
 
 // assetExts are the extensions of the non-code files a widget may import
@@ -49,11 +55,12 @@ var assetExts = []string{".png", ".jpg", ".jpeg", ".gif", ".webp", ".avif", ".ic
 var targetRE = regexp.MustCompile(`^(es\d{4}|esnext|chrome|edge|firefox|safari|ios|opera|node|deno)(\d+(\.\d+){0,2})?$`)
 
 // parseTargets converts target strings into an esbuild Target and Engines.
+// Without an ECMAScript year the browsers alone decide what is lowered.
 func parseTargets(targets []string) (api.Target, []api.Engine, error) {
 	if len(targets) == 0 {
 		targets = defaultTargets()
 	}
-	target := api.ES2020
+	target := api.ESNext
 	haveES := false
 	var engines []api.Engine
 	for _, t := range targets {

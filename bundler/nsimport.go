@@ -2,12 +2,12 @@ package bundler
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/tdewolff/parse/v2/js"
 )
 
 // Namespace re-exports and tree shaking.
@@ -23,31 +23,13 @@ import (
 // locale, JSON-schema converter and checker, ~380 kB of a widget (bench/shapes).
 // Because the entry also does `export * from` the same module, importing the
 // entry as a namespace gives the same members, and esbuild shakes that. So a
-// named or default import of such a binding is rewritten to
-// `import * as local from "same specifier"` before esbuild parses the module.
-// A binding re-exported with `export * as util from "./util.js"` (zod's core
-// does this) is imported as `import * as util from "<path of util.js>"`.
-
-// namedImportRE matches a static import of named bindings and/or a default
-// binding (minified or not). Groups: default binding, named list, quote,
-// specifier, quote.
-var namedImportRE = regexp.MustCompile(`\bimport\s*(?:([A-Za-z_$][\w$]*)\s*,?\s*)?(?:\{([^{}]*)\})?\s*from\s*(["'])([^"']+)(["'])`)
-
-// namespaceImportRE matches `import * as N from "M"`; groups: N, M.
-var namespaceImportRE = regexp.MustCompile(`\bimport\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+)["']`)
-
-// exportListRE matches `export { … }`; group: the list. A match followed by
-// a from clause re-exports another module's bindings and is skipped.
-var exportListRE = regexp.MustCompile(`\bexport\s*\{([^{}]*)\}`)
-
-// fromClauseRE matches the start of a from clause.
-var fromClauseRE = regexp.MustCompile(`^\s*from\b`)
-
-// exportStarRE matches `export * from "R"`; group: R.
-var exportStarRE = regexp.MustCompile(`\bexport\s*\*\s*from\s*["']([^"']+)["']`)
-
-// exportStarAsRE matches `export * as N from "M"`; groups: N, M.
-var exportStarAsRE = regexp.MustCompile(`\bexport\s*\*\s*as\s+([A-Za-z_$][\w$]*)\s+from\s*["']([^"']+)["']`)
+// named or default import of such a binding becomes
+// `import * as local from "same specifier"` before esbuild parses the module
+// (rewrite). A binding re-exported with `export * as util from "./util.js"`
+// (zod's core does this) is imported as `import * as util from "<path of
+// util.js>"`. Both sides are read with a JavaScript parser (jsmodule.go):
+// the package's modules for what they re-export, the importing module for
+// where its import declarations and their tokens are.
 
 // nsReexports finds, per module file, the exported names that are a
 // namespace of a module: one the file also re-exports with `export *`
@@ -92,25 +74,8 @@ func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[stri
 	}
 	got = map[string]string{}
 	if data, err := n.b.contain.readFile("", path, ""); err == nil && len(data) < 16<<10 {
-		src := string(data)
-		for name := range ownNamespaceReexports(src) {
-			got[name] = ""
-		}
-		for _, m := range exportStarAsRE.FindAllStringSubmatch(src, -1) {
-			if p := resolveModuleFile(pb, m[2], path); p != "" {
-				got[m[1]] = p
-			}
-		}
-		for _, m := range exportStarRE.FindAllStringSubmatch(src, -1) {
-			p := resolveModuleFile(pb, m[1], path)
-			if depth >= 3 || p == "" {
-				continue
-			}
-			for name, module := range n.names(pb, p, depth+1) {
-				if _, own := got[name]; name != "default" && !own {
-					got[name] = module
-				}
-			}
+		if m, ok := parseJSModule(string(data)); ok {
+			n.collect(pb, m.reexports(), path, depth, got)
 		}
 	}
 	n.mu.Lock()
@@ -142,112 +107,183 @@ func importSpec(file, path string) string {
 	return rel
 }
 
-// ownNamespaceReexports returns the names src exports that are a namespace
-// import of a module src also re-exports whole (`export * from` it).
-func ownNamespaceReexports(src string) map[string]bool {
-	got := map[string]bool{}
-	for _, m := range namespaceImportRE.FindAllStringSubmatch(src, -1) {
-		if !reexportsAll(src, m[2]) {
+// collect adds to got the namespace re-exports found in r, the
+// re-exports of the module at path.
+func (n *nsReexports) collect(pb api.PluginBuild, r moduleReexports, path string, depth int, got map[string]string) {
+	for name := range r.ownNamespaces() {
+		got[name] = ""
+	}
+	for name, spec := range r.starAs {
+		if p := resolveModuleFile(pb, spec, path); p != "" {
+			got[name] = p
+		}
+	}
+	for _, spec := range r.star {
+		p := resolveModuleFile(pb, spec, path)
+		if depth >= 3 || p == "" {
 			continue
 		}
-		for _, e := range exportListRE.FindAllStringSubmatchIndex(src, -1) {
-			if fromClauseRE.MatchString(src[e[1]:]) {
-				continue
+		for name, module := range n.names(pb, p, depth+1) {
+			if _, own := got[name]; name != "default" && !own {
+				got[name] = module
 			}
-			for _, item := range strings.Split(src[e[2]:e[3]], ",") {
-				if local, exported := splitAs(item); local == m[1] {
-					got[exported] = true
-				}
+		}
+	}
+}
+
+// moduleReexports is what a module's top-level import and export
+// statements say about namespaces.
+type moduleReexports struct {
+	nsImports map[string]string // import * as local from spec: local → spec
+	star      []string          // export * from spec
+	starAs    map[string]string // export * as name from spec: name → spec
+	exports   [][2]string       // export { local as exported } (no from clause)
+}
+
+// reexports reads the parsed module's import and export statements.
+func (m jsModule) reexports() moduleReexports {
+	r := moduleReexports{nsImports: map[string]string{}, starAs: map[string]string{}}
+	for _, stmt := range m.ast.BlockStmt.List {
+		switch s := stmt.(type) {
+		case *js.ImportStmt:
+			if len(s.List) == 1 && string(s.List[0].Name) == "*" {
+				r.nsImports[string(s.List[0].Binding)] = unquoteName(string(s.Module))
 			}
+		case *js.ExportStmt:
+			r.addExport(s)
+		}
+	}
+	return r
+}
+
+// addExport records one export statement.
+func (r *moduleReexports) addExport(s *js.ExportStmt) {
+	if s.Decl != nil || s.Default {
+		return
+	}
+	spec := unquoteName(string(s.Module))
+	if len(s.List) == 1 && s.Module != nil && string(s.List[0].Binding) == "*" && s.List[0].Name == nil {
+		r.star = append(r.star, spec)
+		return
+	}
+	if len(s.List) == 1 && s.Module != nil && string(s.List[0].Name) == "*" {
+		r.starAs[string(s.List[0].Binding)] = spec
+		return
+	}
+	if s.Module != nil {
+		return
+	}
+	for _, a := range s.List {
+		if a.Binding == nil {
+			continue // a trailing comma
+		}
+		local := a.Binding
+		if a.Name != nil {
+			local = a.Name
+		}
+		r.exports = append(r.exports, [2]string{string(local), unquoteName(string(a.Binding))})
+	}
+}
+
+// ownNamespaces returns the names the module exports that are a namespace
+// import of a module it also re-exports whole (`export * from` it).
+func (r moduleReexports) ownNamespaces() map[string]bool {
+	got := map[string]bool{}
+	for _, e := range r.exports {
+		spec, ok := r.nsImports[e[0]]
+		if ok && containsString(r.star, spec) {
+			got[e[1]] = true
 		}
 	}
 	return got
 }
 
-// reexportsAll reports whether src has `export * from "spec"`.
-func reexportsAll(src, spec string) bool {
-	for _, m := range exportStarRE.FindAllStringSubmatch(src, -1) {
-		if m[1] == spec {
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
 			return true
 		}
 	}
 	return false
 }
 
-// splitAs splits "a as b" (or "a") into local and exported names.
-func splitAs(item string) (string, string) {
-	f := strings.Fields(item)
-	switch {
-	case len(f) == 1:
-		return f[0], f[0]
-	case len(f) == 3 && f[1] == "as":
-		return f[0], f[2]
-	}
-	return "", ""
-}
-
-// rewrite returns src with every import of a namespace re-export turned
-// into a namespace import of the same specifier, and whether it changed.
-// Each rewritten statement keeps its line count, so positions in messages
-// and source maps stay on the right line.
+// rewrite returns src with every value import of a namespace re-export
+// made a namespace import (namespaceImports), and whether it changed.
 func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, bool) {
 	if !strings.Contains(src, "import") {
 		return src, false
 	}
-	changed := false
-	out := namedImportRE.ReplaceAllStringFunc(src, func(stmt string) string {
-		m := namedImportRE.FindStringSubmatch(stmt)
-		if m[3] != m[5] || (m[1] == "" && m[2] == "") || strings.HasPrefix(strings.TrimSpace(stmt[len("import"):]), "type ") {
-			return stmt
-		}
-		target := n.resolve(pb, m[4], file)
+	return namespaceImports(file, src, func(spec string) map[string]string {
+		target := n.resolve(pb, spec, file)
 		if target == "" {
-			return stmt
+			return nil
 		}
-		ns := n.names(pb, target, 0)
-		if len(ns) == 0 {
-			return stmt
-		}
-		q := m[3] + m[4] + m[3]
-		var stars, rest []string
-		star := func(name, local string) {
-			spec := q
-			if module := ns[name]; module != "" {
-				spec = strconv.Quote(importSpec(file, module))
-			}
-			stars = append(stars, "import * as "+local+" from "+spec+";")
-		}
-		if m[1] != "" {
-			if _, ok := ns["default"]; ok {
-				star("default", m[1])
-			} else {
-				rest = append(rest, "default as "+m[1])
-			}
-		}
-		for _, item := range strings.Split(m[2], ",") {
-			if strings.TrimSpace(item) == "" {
-				continue
-			}
-			imported, local := splitAs(item)
-			if _, ok := ns[imported]; ok && imported != "" {
-				star(imported, local)
-				continue
-			}
-			rest = append(rest, strings.TrimSpace(item))
-		}
-		if len(stars) == 0 {
-			return stmt
-		}
-		changed = true
-		var sb strings.Builder
-		for _, imp := range stars {
-			sb.WriteString(imp)
-		}
-		if len(rest) > 0 {
-			sb.WriteString("import { " + strings.Join(rest, ", ") + " } from " + q + ";")
-		}
-		sb.WriteString(strings.Repeat("\n", strings.Count(stmt, "\n")))
-		return sb.String()
+		return n.names(pb, target, 0)
 	})
-	return out, changed
+}
+
+// namespaceImports returns the module src of file with every value import
+// of a namespace re-export made a namespace import instead, and whether it
+// changed; namespaces gives the namespace re-exports of the module a
+// specifier names (nsReexports.names). The binding keeps its place in its
+// declaration under an unused name (so the module is still requested at
+// the same point, and a TypeScript compiler drops the binding), and
+// `import * as local from "…"` follows right after the declaration's
+// specifier, on the same line: no line moves, so positions in messages and
+// source maps stay true. Only the tokens the parser or the prologue reader
+// located are edited (moduleImports). In a JavaScript module, a member
+// namespace read through a namespace binding (core.util.x) is imported too
+// (memberNamespaceEdits).
+func namespaceImports(file, src string, namespaces func(spec string) map[string]string) (string, bool) {
+	var m jsModule
+	parsed := false
+	if loaderFor(file) == api.LoaderJS {
+		m, parsed = parseJSModule(src)
+	}
+	decls := importPrologue
+	if parsed {
+		decls = func(string) []importDecl { return m.imports() }
+	}
+	var edits []textEdit
+	locals := map[string]nsBinding{}
+	for _, d := range decls(src) {
+		ns := namespaces(d.spec)
+		if d.namespace != "" {
+			locals[d.namespace] = nsBinding{after: d.after, names: ns}
+		}
+		for _, b := range d.bindings {
+			module, ok := ns[b.imported]
+			if !ok {
+				continue
+			}
+			unused := unusedName(src, "__widgetd_unused_"+b.local)
+			replace := unused
+			if !b.renamed {
+				replace = b.token + " as " + unused
+			}
+			spec := d.quoted
+			if module != "" {
+				spec = strconv.Quote(importSpec(file, module))
+			} else {
+				locals[b.local] = nsBinding{after: d.after, names: ns}
+			}
+			edits = append(edits, textEdit{at: b.at, remove: len(b.token), insert: replace},
+				textEdit{at: d.after, insert: ";import * as " + b.local + " from " + spec})
+		}
+	}
+	if parsed {
+		edits = append(edits, m.memberNamespaceEdits(src, file, locals)...)
+	}
+	if len(edits) == 0 {
+		return src, false
+	}
+	return applyEdits(src, edits), true
+}
+
+// nsBinding is a module's namespace binding (import * as, or one
+// namespaceImports makes): where its declaration's specifier ends, and the
+// namespaces that module re-exports.
+type nsBinding struct {
+	after int
+	names map[string]string
 }

@@ -74,10 +74,55 @@ func TestPureClasses(t *testing.T) {
 	if strings.Count(out, "\n") != strings.Count(brandedClasses, "\n") {
 		t.Errorf("line count changed: %d → %d", strings.Count(brandedClasses, "\n"), strings.Count(out, "\n"))
 	}
-	for _, src := range []string{"", "var A = class { static { x(); } };", "let B = class { static { Object.defineProperty(this, \"k\", { value: \"v\" }) } ", "const C = class {};"} {
-		if got, changed := pureClasses(src, api.LoaderJS); changed || got != src {
-			t.Errorf("pureClasses(%q) changed it to %q", src, got)
-		}
+}
+
+// TestPureClassesAdversarial: text that looks like a branded class, or
+// hides braces from a scanner, is either left alone or wrapped whole.
+func TestPureClassesAdversarial(t *testing.T) {
+	brand := `static { Object.defineProperty(this, "k", { value: "v" }); }`
+	for _, tc := range []struct {
+		name, src string
+		wrapped   []string
+	}{
+		{"empty", "", nil},
+		{"effect in block", "var A = class { static { x(); } };", nil},
+		{"unclosed", "let B = class { " + brand + " ", nil},
+		{"no static block", "const C = class {};", nil},
+		{"in a string", `const s = "var D = class { ` + strings.ReplaceAll(brand, `"`, `'`) + ` }";`, nil},
+		{"in a template", "const s = `var E = class { " + brand + " }`;", nil},
+		{"in a comment", "/* var F = class { " + brand + " } */\n// var G = class { " + brand + " }", nil},
+		{"brace in a regex", "var H = class { " + brand + " m() { return /}/.test(\"{\"); } };", []string{"H"}},
+		{"brace in a template", "var I = class { " + brand + " m() { return `}${'{'}`; } };", []string{"I"}},
+		{"brace in a comment", "var J = class { " + brand + " /* } */ m() {} // }\n};", []string{"J"}},
+		{"division, not a regex", "var K = class { " + brand + " m(a) { return a / 2 / 3; } };", []string{"K"}},
+		{"ASI", "var L = class { " + brand + " }\nvar M = class extends L { " + brand + " }\nM.x = 1", []string{"L", "M"}},
+		{"member superclass", "var N = class extends a.B { " + brand + " };", nil},
+		{"brand of another object", `var O = class { static { Object.defineProperty(globalThis, "k", { value: "v" }); } };`, nil},
+		{"brand with a getter", `var P = class { static { Object.defineProperty(this, "k", { get: f }); } };`, nil},
+		{"accessor that is not a function", "var Q = class { static { internals.q = run(); } };", nil},
+		{"static field", "var R = class { " + brand + " static f = g(); };", nil},
+		{"static field without value", "var S = class { " + brand + " static f; };", []string{"S"}},
+		{"computed method", "var T = class { " + brand + " [k()]() {} };", nil},
+		{"well-known Symbol", "var U = class { " + brand + " static [Symbol.hasInstance](v) { return !!v; } };", []string{"U"}},
+		{"two bindings", "var V = class { " + brand + " }, W = 1;", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, changed := pureClasses(tc.src, api.LoaderJS)
+			if changed != (len(tc.wrapped) > 0) || !changed && got != tc.src {
+				t.Fatalf("pureClasses(%q) = %q, changed %v", tc.src, got, changed)
+			}
+			for _, name := range tc.wrapped {
+				if !strings.Contains(got, name+" = /* @__PURE__ */ (() => { const "+name+" = class") {
+					t.Errorf("class %s not wrapped: %q", name, got)
+				}
+			}
+			if strings.Count(got, "\n") != strings.Count(tc.src, "\n") {
+				t.Errorf("line count changed: %q", got)
+			}
+		})
+	}
+	if got, changed := pureClasses("var A = class { "+brand+" };", api.LoaderTS); changed {
+		t.Errorf("TypeScript rewritten: %q", got)
 	}
 }
 
@@ -108,28 +153,34 @@ console.log([k.name, k.brand, u.name, u.brand, u.message, u instanceof Kept, int
 // and what has effects stays.
 func TestTreeShakingLikeRolldown(t *testing.T) {
 	root := writeProject(t, map[string]string{
-		"node_modules/nspkg/package.json":  `{"name": "nspkg", "type": "module", "exports": {".": "./index.js", "./v2": "./v2/index.js"}}`,
-		"node_modules/nspkg/index.js":      `import * as n from "./impl.js";` + "\n" + `export * from "./impl.js";` + "\n" + `export { n, n as default };`,
-		"node_modules/nspkg/impl.js":       `export function used() { return "NS_USED"; }` + "\n" + `export function unused() { return "NS_UNUSED"; }`,
-		"node_modules/nspkg/v2/index.js":   `export * from "../index.js";`,
-		"node_modules/brands/package.json": `{"name": "brands", "type": "module", "main": "index.js"}`,
-		"node_modules/brands/index.js":     brandedClasses,
-		"widgets/named/widget.json":        widgetJSON("main.ts"),
-		"widgets/named/main.ts":            `import { n as ns, type unused } from "nspkg";` + "\n" + `document.body.textContent = ns.used();`,
-		"widgets/default/widget.json":      widgetJSON("main.js"),
-		"widgets/default/main.js":          `import n from "nspkg";` + "\n" + `document.body.textContent = n.used();`,
-		"widgets/chain/widget.json":        widgetJSON("main.js"),
-		"widgets/chain/main.js":            `import {` + "\n" + `  n,` + "\n" + `  used,` + "\n" + `} from "nspkg/v2";` + "\n" + `document.body.textContent = n.used() + used();`,
-		"widgets/star/widget.json":         widgetJSON("main.js"),
-		"widgets/star/lib.js":              `export * as helpers from "./helpers.js";`,
-		"widgets/star/helpers.js":          `export function one() { return "NS_USED"; }` + "\n" + `export function two() { return "NS_UNUSED"; }`,
-		"widgets/star/main.js":             `import { helpers } from "./lib.js";` + "\n" + `document.body.textContent = helpers.one();`,
-		"widgets/classes/widget.json":      widgetJSON("main.js"),
-		"widgets/classes/main.js":          `import { Kept } from "brands";` + "\n" + `document.body.textContent = new Kept("m").name;`,
+		"node_modules/nspkg/package.json":   `{"name": "nspkg", "type": "module", "exports": {".": "./index.js", "./v2": "./v2/index.js"}}`,
+		"node_modules/nspkg/index.js":       `import * as n from "./impl.js";` + "\n" + `export * from "./impl.js";` + "\n" + `export { n, n as default };`,
+		"node_modules/nspkg/impl.js":        `export function used() { return "NS_USED"; }` + "\n" + `export function unused() { return "NS_UNUSED"; }`,
+		"node_modules/nspkg/v2/index.js":    `export * from "../index.js";`,
+		"node_modules/brands/package.json":  `{"name": "brands", "type": "module", "main": "index.js"}`,
+		"node_modules/brands/index.js":      brandedClasses,
+		"widgets/named/widget.json":         widgetJSON("main.ts"),
+		"widgets/named/main.ts":             `import { n as ns, type unused } from "nspkg";` + "\n" + `document.body.textContent = ns.used();`,
+		"widgets/default/widget.json":       widgetJSON("main.js"),
+		"widgets/default/main.js":           `import n from "nspkg";` + "\n" + `document.body.textContent = n.used();`,
+		"widgets/chain/widget.json":         widgetJSON("main.js"),
+		"widgets/chain/main.js":             `import {` + "\n" + `  n,` + "\n" + `  used,` + "\n" + `} from "nspkg/v2";` + "\n" + `document.body.textContent = n.used() + used();`,
+		"widgets/star/widget.json":          widgetJSON("main.js"),
+		"widgets/star/lib.js":               `export * as helpers from "./helpers.js";`,
+		"widgets/star/helpers.js":           `export function one() { return "NS_USED"; }` + "\n" + `export function two() { return "NS_UNUSED"; }`,
+		"widgets/star/main.js":              `import { helpers } from "./lib.js";` + "\n" + `document.body.textContent = helpers.one();`,
+		"node_modules/members/package.json": `{"name": "members", "type": "module", "main": "index.js"}`,
+		"node_modules/members/core.js":      `export * as util from "./util.js";`,
+		"node_modules/members/util.js":      `export function used() { return "NS_USED"; }` + "\n" + `export function unused() { return "NS_UNUSED"; }`,
+		"node_modules/members/index.js":     `import * as core from "./core.js";` + "\n" + `export function run() { return core.util.used(); }`,
+		"widgets/member/widget.json":        widgetJSON("main.js"),
+		"widgets/member/main.js":            `import { run } from "members";` + "\n" + `document.body.textContent = run();`,
+		"widgets/classes/widget.json":       widgetJSON("main.js"),
+		"widgets/classes/main.js":           `import { Kept } from "brands";` + "\n" + `document.body.textContent = new Kept("m").name;`,
 	})
 	_, out := assembleOK(t, testOptions(root))
 	want := map[string][]string{
-		"named": {"NS_USED"}, "default": {"NS_USED"}, "chain": {"NS_USED"}, "star": {"NS_USED"},
+		"named": {"NS_USED"}, "default": {"NS_USED"}, "chain": {"NS_USED"}, "star": {"NS_USED"}, "member": {"NS_USED"},
 		"classes": {"BRAND_KEPT", "EFFECT_KEPT", "FIELD_KEPT", "COMPUTED_KEPT"},
 	}
 	dropped := []string{"NS_UNUSED", "BRAND_UNUSED", "FRIEND_UNUSED"}
@@ -149,7 +200,8 @@ func TestTreeShakingLikeRolldown(t *testing.T) {
 }
 
 // FuzzPureClasses: any module text, however malformed, leaves pureClasses
-// without a panic, and what it returns parses and keeps the line count.
+// without a panic, and what it returns keeps the line count and parses
+// whenever the input does.
 func FuzzPureClasses(f *testing.F) {
 	f.Add(brandedClasses)
 	f.Add("var A = class { static { Object.defineProperty(this, \"k\", { value: \"}\" }); } m() { return /}/.test(`${'{'}`); } };")
@@ -168,7 +220,8 @@ func FuzzPureClasses(f *testing.F) {
 		if strings.Count(out, "\n") != strings.Count(src, "\n") {
 			t.Fatalf("line count changed: %q → %q", src, out)
 		}
-		if r := api.Transform(out, api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}); len(r.Errors) > 0 {
+		opts := api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}
+		if r := api.Transform(out, opts); len(r.Errors) > 0 && len(api.Transform(src, opts).Errors) == 0 {
 			t.Fatalf("rewritten module does not parse: %q → %q: %s", src, out, r.Errors[0].Text)
 		}
 	})

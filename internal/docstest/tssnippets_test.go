@@ -106,7 +106,7 @@ func snippetProject(t *testing.T, snippets []tsSnippet) string {
 var snippetIndexRE = regexp.MustCompile(`(?:^|/)s(\d+)/index\.tsx?$`)
 
 // checkSnippets bundles every snippet as a widget entry with widgetd's
-// bundler (its target and the real bridge: a top-level await fails here)
+// bundler (its target and the real bridge: an unresolvable import fails here)
 // and type-checks them with tsc under the examples' strict tsconfig.json.
 // It returns the problems as doc:line: message, by snippet index.
 func checkSnippets(t *testing.T, snippets []tsSnippet) map[int][]string {
@@ -145,7 +145,8 @@ func checkSnippets(t *testing.T, snippets []tsSnippet) map[int][]string {
 // TestTypeScriptSnippets: every ```ts and ```tsx block of the README and
 // docs/ bundles as a widget entry through widgetd's bundler and
 // type-checks under strict against widgetd.d.ts. Two broken snippets run
-// alongside and must be caught (a top-level await; a type error), so the
+// alongside and must be caught (an import the bundler cannot resolve; a
+// type error), so the
 // test cannot pass by checking nothing.
 func TestTypeScriptSnippets(t *testing.T) {
 	snippets := tsSnippets(t)
@@ -154,7 +155,7 @@ func TestTypeScriptSnippets(t *testing.T) {
 	}
 	n := len(snippets)
 	snippets = append(snippets,
-		tsSnippet{doc: "control", line: 1, ext: "ts", code: "import { widget } from \"widgetd\";\nawait widget.callTool(\"refresh\", {});\n"},
+		tsSnippet{doc: "control", line: 1, ext: "ts", code: "import { widget } from \"widgetd\";\nimport { missing } from \"./no-such-module\";\nconsole.log(widget.host, missing);\n"},
 		tsSnippet{doc: "control", line: 1, ext: "ts", code: "import { widget } from \"widgetd\";\nconst n: number = widget.host;\nconsole.log(n);\n"},
 	)
 	problems := checkSnippets(t, snippets)
@@ -163,7 +164,7 @@ func TestTypeScriptSnippets(t *testing.T) {
 			t.Errorf("%s", p)
 		}
 	}
-	for i, want := range map[int]string{n: "Top-level await is not available", n + 1: "is not assignable to type 'number'"} {
+	for i, want := range map[int]string{n: "Could not resolve \"./no-such-module\"", n + 1: "is not assignable to type 'number'"} {
 		if !strings.Contains(strings.Join(problems[i], "\n"), want) {
 			t.Errorf("control snippet %d was not caught (want %q): %v", i-n, want, problems[i])
 		}
