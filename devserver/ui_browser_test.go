@@ -145,6 +145,14 @@ func (p *page) checkReach(controls []uiControl) {
 		}
 		if drawer {
 			p.key(kb.Escape)
+			p.waitFor("the drawer closed", 5*time.Second, func() string {
+				var right float64
+				_ = p.eval(`document.getElementById("sidebar").getBoundingClientRect().right`, &right)
+				if right > 0 {
+					return fmt.Sprintf("sidebar still reaches x=%v", right)
+				}
+				return ""
+			})
 		}
 	}
 	p.click("#tab-tool")
@@ -215,7 +223,8 @@ type uiDevice struct {
 // host × theme × device in a Chromium whose fonts are pinned (fontpin: the
 // embedded DejaVu fonts only, as widgetd test renders) and compares each
 // with its baseline in testdata/ui (go test -run TestPreviewUIScreenshots
-// -update rewrites them). The status line, whose build time varies, is masked.
+// -update rewrites them), and ChatGPT's fullscreen and pip once per device.
+// The status line, whose build time varies, is masked.
 func TestPreviewUIScreenshots(t *testing.T) {
 	conf, err := fontpin.Install(filepath.Join(os.TempDir(), "widgetd"))
 	if err != nil {
@@ -253,6 +262,18 @@ func TestPreviewUIScreenshots(t *testing.T) {
 					p.waitFrameStill()
 					p.do(`document.getElementById("status").lastChild.textContent = "build ok"`)
 					p.compareScreenshot(filepath.Join("testdata", "ui", name+".png"))
+					if host != HostChatGPT || theme != "light" {
+						return
+					}
+					// How fullscreen and pip look, once per device.
+					for _, mode := range []string{"fullscreen", "pip"} {
+						p.click("#mode-" + mode)
+						p.waitFor("the stage in "+mode, 10*time.Second, func() string { return p.stageState("mode-"+mode, true) })
+						p.waitFrameStill()
+						p.compareScreenshot(filepath.Join("testdata", "ui", name+"-"+mode+".png"))
+						p.key(kb.Escape)
+						p.waitFor("the stage inline", 10*time.Second, func() string { return p.stageState("mode-inline", false) })
+					}
 				})
 			}
 		}
