@@ -61,7 +61,9 @@ const overflowJS = `(() => { const w = document.documentElement.scrollWidth; ret
 // tab open in turn), every control can be scrolled to and clicked (the
 // sidebar through its drawer where it is one), fullscreen and pip are
 // entered by their buttons and left by the exit button and by Escape, and
-// the dark theme darkens the whole page, not only the widget.
+// the dark theme darkens the whole page, not only the widget; at 1280 px the
+// log filters by direction and opens an entry's JSON, and the server tab
+// says there is no server; the index page fits each width too.
 func TestPreviewUIResponsive(t *testing.T) {
 	d := startDev(t, nil)
 	for _, width := range []int64{360, 768, 1280, 2560} {
@@ -75,9 +77,67 @@ func TestPreviewUIResponsive(t *testing.T) {
 			p.checkReach(primaryControls)
 			p.checkModeButtons()
 			p.checkPageTheme("light")
+			if width == 1280 {
+				p.checkLogPanel()
+				p.checkNoServer()
+			}
 			p.selectValue("theme", "dark")
 			p.waitFor("the dark page", 10*time.Second, func() string { return p.pageThemeProblem("dark") })
+
+			// The index page: the widget cards fit too, their fixture links reachable.
+			p.navigate(d.PreviewURL())
+			p.waitFor("the widget cards", 20*time.Second, func() string {
+				var why string
+				if err := p.eval(reachJS+`(".cards .fixture-link")`, &why); err != nil {
+					return err.Error()
+				}
+				return why
+			})
+			var over string
+			if err := p.eval(overflowJS, &over); err != nil || over != "" {
+				t.Errorf("index page: %s (%v)", over, err)
+			}
 		})
+	}
+}
+
+// checkLogPanel filters the message log by direction and opens an entry's JSON.
+func (p *page) checkLogPanel() {
+	p.t.Helper()
+	p.click("#tab-log")
+	p.click("#log-filter-out")
+	p.waitFor("only host → widget rows", 5*time.Second, func() string {
+		var dirs []string
+		_ = p.eval(`[...document.querySelectorAll("#log > li")].map(li => li.className)`, &dirs)
+		if len(dirs) == 0 {
+			return "no rows"
+		}
+		for _, d := range dirs {
+			if !strings.Contains(d, "out") {
+				return "row " + d + " shown under the host → widget filter"
+			}
+		}
+		return ""
+	})
+	p.click("#log > li:first-child summary")
+	p.waitFor("the entry's JSON shown", 5*time.Second, func() string {
+		var text string
+		_ = p.eval(`(() => { const pre = document.querySelector("#log > li:first-child .log-json"); return pre && pre.offsetHeight > 0 ? pre.textContent : "" })()`, &text)
+		if !strings.Contains(text, `"jsonrpc": "2.0"`) {
+			return fmt.Sprintf("JSON shown %q", text)
+		}
+		return ""
+	})
+	p.click("#log-filter-all")
+	p.click("#tab-tool")
+}
+
+// checkNoServer: without --mcp the server tab says how to connect one.
+func (p *page) checkNoServer() {
+	p.t.Helper()
+	var text string
+	if err := p.eval(`document.getElementById("mcp-status").textContent`, &text); err != nil || text != "no server connected (start with --mcp URL)" {
+		p.t.Errorf("server tab without --mcp: %q (%v)", text, err)
 	}
 }
 
