@@ -274,12 +274,20 @@ func TestHostControls(t *testing.T) {
 				Disabled bool   `json:"disabled"`
 				Err      string `json:"err"`
 			}
-			if err := p.eval(`(() => { const e = document.getElementById("tool-output"); e.value = "{ nope"; e.dispatchEvent(new Event("input")); return {disabled: document.getElementById("apply").disabled, err: document.getElementById("tool-output-err").textContent}; })()`, &st); err != nil {
+			if err := p.eval(`(() => { const e = document.getElementById("tool-output"); e.value = "{ nope"; e.dispatchEvent(new Event("input")); return true; })()`, new(bool)); err != nil {
 				t.Fatal(err)
 			}
-			if !st.Disabled || st.Err == "" {
-				t.Errorf("invalid tool output JSON: apply disabled=%v, error %q", st.Disabled, st.Err)
-			}
+			// The UI renders the edit on its next frame, not inside the event.
+			p.waitFor("the invalid tool output flagged", 5*time.Second, func() string {
+				if err := p.eval(`({disabled: document.getElementById("apply").disabled, err: document.getElementById("tool-output-err").textContent})`, &st); err != nil {
+					return err.Error()
+				}
+				// The error says where: line:col of "{ nope" (the n at 1:3).
+				if !st.Disabled || !strings.HasPrefix(st.Err, "1:3: ") {
+					return fmt.Sprintf("invalid tool output JSON: apply disabled=%v, error %q", st.Disabled, st.Err)
+				}
+				return ""
+			})
 		})
 	}
 }

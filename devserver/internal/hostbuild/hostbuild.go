@@ -1,5 +1,6 @@
 // Package hostbuild bundles the dev preview's host app (devserver/hostapp:
-// the page script that drives widgets with the real ext-apps AppBridge) into
+// the Preact UI of the preview and index pages, and the page script that
+// drives widgets with the real ext-apps AppBridge) into
 // one browser script with esbuild's Go API. It is used by `go generate
 // ./devserver` to write the committed static/hostapp.js, and by the test that
 // checks that committed file is up to date.
@@ -49,7 +50,11 @@ func Build(hostappDir string) ([]byte, error) {
 		Charset:           api.CharsetUTF8,
 		Banner:            map[string]string{"js": Banner},
 		Define:            map[string]string{"process.env.NODE_ENV": `"production"`},
-		LogLevel:          api.LogLevelSilent,
+		// The UI is Preact TSX (src/ui): the automatic runtime imports
+		// preact/jsx-runtime, so no file needs to import h.
+		JSX:             api.JSXAutomatic,
+		JSXImportSource: "preact",
+		LogLevel:        api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string
