@@ -85,6 +85,14 @@ type Options struct {
 	// build's JS names differ from a build without maps: leave it off for
 	// a build whose names must match dist/.
 	SourceMaps bool
+	// ReactRefresh makes the build `widgetd dev`'s React Refresh build
+	// (refresh.go): React's development build, every project .jsx/.tsx file
+	// through react-refresh's Babel plugin (react-refresh and @babel/core
+	// must resolve from the project), and shared-instance shims for the
+	// packages the project imports, so the dev server can re-run a new
+	// bundle in a live document and keep component state. Never set it for
+	// a build that ships.
+	ReactRefresh bool
 	// Strict fails the build when a widget's HTML is over the budget
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
@@ -190,6 +198,7 @@ type settings struct {
 	devOrigin       string   // Options.DevOrigin
 	sourceMaps      bool     // Options.SourceMaps
 	strict          bool     // Options.Strict
+	reactRefresh    bool     // Options.ReactRefresh
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
 }
@@ -198,7 +207,7 @@ type settings struct {
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, reactRefresh: opts.ReactRefresh, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()

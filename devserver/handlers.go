@@ -390,6 +390,9 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	for _, wd := range out.Manifest.Widgets {
 		if wd.Name == name {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			// The preview page's edit loop (hmr.ts) compares documents
+			// by the hash the build events carry.
+			w.Header().Set("X-Widgetd-Hash", wd.Hash)
 			_, _ = w.Write(out.Files[wd.HTML])
 			return
 		}
@@ -429,7 +432,7 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 		}
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write(injectScripts(doc, scripts...))
+		_, _ = w.Write(append(injectScripts(doc, scripts...), s.editScripts()...))
 		return
 	}
 	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)

@@ -15,6 +15,7 @@ import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcont
 import type { McpUiHostContext, McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostStyles } from "./styles";
 import { hostProfile, claudeDomainProblem } from "./hosts";
+import * as hmr from "./hmr";
 
 interface PageConfig {
   base: string;
@@ -75,6 +76,7 @@ interface BuildEvent {
   buildId?: string;
   widgets: WidgetInfo[] | null;
   diagnostics?: Diagnostic[];
+  changed?: string[];
 }
 
 interface LogEntry {
@@ -396,7 +398,7 @@ function previewPage(name: string) {
       toolInput: editors.input.value,
       toolOutput: editors.output.value,
       toolResponseMetadata: editors.meta.value,
-      widgetState: fixture.widgetState ?? null,
+      widgetState: hmr.widgetState(name, fixture.widgetState ?? null),
       theme: themeSel.value,
       displayMode: mode(),
       maxHeight: maxHeight(),
@@ -499,7 +501,11 @@ function previewPage(name: string) {
     const allow = buildAllowAttribute(w.meta?.ui?.permissions);
     if (allow) f.setAttribute("allow", allow);
     f.style.height = "120px";
-    f.addEventListener("load", () => (dev.loaded = true));
+    f.addEventListener("load", () => {
+      dev.loaded = true;
+      hmr.frameLoaded(f, sandboxOrigin, w.name);
+    });
+    hmr.noteMounted(cfg.base, w.name, w.hash);
     iframe = f;
     wrap.append(f);
     let src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
@@ -626,6 +632,7 @@ function previewPage(name: string) {
     const u = new URL(location.href);
     u.searchParams.set("fixture", fixtureSel.value);
     history.replaceState(null, "", u);
+    hmr.forget(name);
     seed(widget?.fixtures?.find((f) => f.name === fixtureSel.value));
     applyLayout();
     mount();
@@ -652,6 +659,7 @@ function previewPage(name: string) {
     if (!iframe || e.source !== iframe.contentWindow || e.origin !== sandboxOrigin) return;
     const d = e.data;
     if (!d || typeof d !== "object" || typeof d.widgetd !== "string") return;
+    if (hmr.onFrameMessage(name, d)) return;
     if (d.widgetd === "csp") {
       reportViolation(d);
       return;
@@ -780,9 +788,21 @@ function previewPage(name: string) {
         logEntry("host", "reload", { hash: w.hash, build: ev.seq });
       }
       queuedHash = w.hash;
-      mount();
+      if (first) mount();
+      else update(w.hash, ev.changed ?? []);
     }
   });
+
+  // update applies a new build to the mounted widget in place when it can
+  // (hmr.ts: styles swapped, React Refresh), else reloads it.
+  function update(hash: string, changed: string[]) {
+    mounting = mounting.then(async () => {
+      const how = await hmr.hotUpdate(iframe, sandboxOrigin, cfg.base, name, hash, changed);
+      if (!how) return doMount();
+      dev.mountedHash = hash;
+      logEntry("host", "hot update", { how, hash });
+    }, doMount);
+  }
 }
 
 if (document.body.dataset.page === "preview" && cfg.widget) {
