@@ -133,6 +133,7 @@ type Builder struct {
 	min        *minify.M
 	mu         sync.Mutex       // serializes Build, Assemble and Close
 	compilers  *compilers       // npm compilers in one Node helper, started on first need
+	refresh    refreshState     // React Refresh's vendor scripts (refresh.go)
 	display    displaypath.Base // messages show paths relative to the working directory
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
@@ -396,6 +397,12 @@ type Output struct {
 	// Sources traces places in the widgets' scripts back to their source
 	// files through esbuild's source maps (held here, never in Files).
 	Sources *Sources
+	// RefreshVendors maps each widget's name to the script of the npm
+	// packages its modules import, with React Refresh only
+	// (Options.ReactRefresh; refresh.go): the dev server runs it in the
+	// widget's document before the widget's script, which leaves those
+	// packages out.
+	RefreshVendors map[string]string
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -413,6 +420,11 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}, Sources: a.sources}
+	if b.reactRefresh {
+		if out.RefreshVendors, err = b.refresh.vendors(b); err != nil {
+			return nil, err
+		}
+	}
 	for _, w := range b.widgets {
 		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
 	}

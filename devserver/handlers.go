@@ -432,7 +432,7 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 		}
 		h.Set("Cache-Control", "no-store")
 		h.Set("X-Content-Type-Options", "nosniff")
-		_, _ = w.Write(append(injectScripts(doc, scripts...), s.editScripts()...))
+		_, _ = w.Write(append(injectScripts(doc, scripts...), s.editScripts(out.RefreshVendors, name)...))
 		return
 	}
 	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)

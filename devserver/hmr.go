@@ -124,7 +124,16 @@ func reactRefresh(widgetsDir string) (script, why string) {
 }
 
 // editScripts are the scripts appended to a widget document for the edit
-// loop: the React Refresh runtime when the project has it, then hmrScript.
-func (s *Server) editScripts() []byte {
-	return []byte(s.refreshRuntime + hmrScript)
+// loop: with React Refresh, its runtime and the widget's vendor script (the
+// npm packages its bundle leaves out, bundler/refresh.go); then hmrScript.
+func (s *Server) editScripts(vendors map[string]string, widget string) []byte {
+	var b strings.Builder
+	b.WriteString(s.refreshRuntime)
+	if v, ok := vendors[widget]; ok {
+		b.WriteString("<script>")
+		b.WriteString(strings.ReplaceAll(v, "</script", `<\/script`))
+		b.WriteString("</script>")
+	}
+	b.WriteString(hmrScript)
+	return []byte(b.String())
 }
