@@ -37,8 +37,10 @@ import (
 // nothing the widget added. It answers the preview page's messages:
 // hmr-css (new style texts), hmr-js (new style and script texts, run with
 // React Refresh) and hmr-restore (a scroll position to return to, applied
-// as the content grows, until reached, 3 s or the user scrolls); and it
-// reports the scroll position (hmr-scroll) as the user scrolls.
+// as the content grows, until reached, 3 s or the user scrolls); it
+// reports the scroll position (hmr-scroll) as the user scrolls, and once
+// loaded whether React Refresh runs in the document (hmr-ready), so the
+// page reloads a document that cannot take a script at once.
 const hmrScript = `<script>(function(){var P=window.parent,own=[].slice.call(document.querySelectorAll("style")),pend=0,restoring=null;` +
 	`function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
 	`function css(t){if(!t)return true;if(t.length!==own.length)return false;for(var i=0;i<t.length;i++)if(own[i].textContent!==t[i])own[i].textContent=t[i];return true}` +
@@ -55,6 +57,7 @@ const hmrScript = `<script>(function(){var P=window.parent,own=[].slice.call(doc
 	`if((Math.abs(e.scrollTop-y)<1&&Math.abs(e.scrollLeft-x)<1)||Date.now()>end){restoring=null;o.disconnect()}}` +
 	`var o=new MutationObserver(go);restoring=go;o.observe(document,{subtree:true,childList:true,characterData:true,attributes:true});` +
 	`["wheel","touchstart","keydown"].forEach(function(n){addEventListener(n,function(){restoring=null;o.disconnect()},{once:true})});go();addEventListener("resize",go)}` +
+	`addEventListener("load",function(){var r=R();s({widgetd:"hmr-ready",refresh:!!(r&&r.active())})});` +
 	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d)return;` +
 	`if(d.widgetd==="hmr-css")s({widgetd:"hmr-done",id:d.id,ok:css(d.styles)});` +
 	`else if(d.widgetd==="hmr-js")js(d);` +

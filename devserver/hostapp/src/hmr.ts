@@ -30,6 +30,8 @@ const memory = new Map<string, FrameMemory>();
 // The parts of the document each widget's frame holds.
 const mountedParts = new Map<string, DocParts>();
 const pending = new Map<number, (ok: boolean) => void>();
+// Whether each widget's frame runs React Refresh (its hmr-ready message).
+const refreshing = new Map<string, boolean>();
 let seq = 0;
 
 function remember(name: string): FrameMemory {
@@ -72,6 +74,7 @@ async function fetchParts(base: string, name: string): Promise<DocParts | null> 
 /** noteMounted records the document a fresh frame loads, to compare the next build with. */
 export function noteMounted(base: string, name: string, hash: string): void {
   mountedParts.delete(name);
+  refreshing.delete(name);
   void fetchParts(base, name).then((p) => {
     if (p && p.hash === hash) mountedParts.set(name, p);
   });
@@ -109,7 +112,9 @@ export function stylesOnly(changed: string[]): boolean {
  */
 export async function hotUpdate(frame: HTMLIFrameElement | null, origin: string, base: string, name: string, hash: string, changed: string[]): Promise<"css" | "js" | null> {
   const old = mountedParts.get(name);
-  if (!frame || !old) return null;
+  // A script change in a frame without React Refresh reloads: no need to
+  // fetch the document to know.
+  if (!frame || !old || (!stylesOnly(changed) && !refreshing.get(name))) return null;
   const next = await fetchParts(base, name);
   if (!next || next.hash !== hash || next.rest !== old.rest || next.styles.length !== old.styles.length) return null;
   const stylesChanged = !same(old.styles, next.styles);
@@ -137,6 +142,10 @@ export function onFrameMessage(name: string, d: any): boolean {
     const done = pending.get(d.id);
     pending.delete(d.id);
     done?.(!!d.ok);
+    return true;
+  }
+  if (d.widgetd === "hmr-ready") {
+    refreshing.set(name, !!d.refresh);
     return true;
   }
   if (d.widgetd === "hmr-scroll") {
