@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,35 +140,39 @@ func (p *page) noErrors() {
 }
 
 // statefulWidget is a vanilla widget (no React Refresh: an edit reloads it)
-// that shows its tool output, a click count kept in window.openai's widget
-// state, and its scroll position, in a document taller than the frame.
-const statefulWidget = `const root = document.getElementById("root")!;
+// that shows its tool output, a click count kept in the bridge's widget
+// state (window.openai.widgetState on the ChatGPT host), and its scroll
+// position, in a document taller than the frame.
+const statefulWidget = `import { widget } from "widgetd";
+const root = document.getElementById("root")!;
 root.style.height = "3000px";
-const o = (window as any).openai;
-let clicks = (o.widgetState && o.widgetState.clicks) || 0;
 const line = document.createElement("p");
 line.style.position = "fixed";
+const clicks = () => (widget.state && widget.state.clicks) || 0;
 function show() {
-  line.textContent = "Version 1 Output: " + ((o.toolOutput && o.toolOutput.name) || "none") + " Clicks: " + clicks + " Scroll: " + Math.round(scrollY);
+  const out = (widget.toolResult && widget.toolResult.structuredContent) || {};
+  line.textContent = "Version 1 Output: " + (out.name || "none") + " Clicks: " + clicks() + " Scroll: " + Math.round(scrollY);
 }
 const inc = document.createElement("button");
 inc.id = "inc";
 inc.textContent = "inc";
-inc.onclick = () => { clicks++; o.setWidgetState({ clicks }); show(); };
+inc.onclick = () => { widget.setState({ clicks: clicks() + 1 }).then(show); };
 const down = document.createElement("button");
 down.id = "down";
 down.textContent = "down";
 down.onclick = () => scrollTo(0, 1234);
 root.append(inc, down, line);
 addEventListener("scroll", show);
-addEventListener("openai:set_globals", show);
+widget.onToolResult(show);
+widget.onStateChanged(show);
 show();
 `
 
 // TestReloadKeepsState edits a widget without React Refresh, so the frame
 // reloads, and checks what the user had is back: the tool output edited in
-// the preview, the widget state the widget set (ChatGPT host) and the
-// scroll position.
+// the preview, the widget state the widget set (window.openai on the
+// ChatGPT host, the bridge's store on an MCP Apps host) and the scroll
+// position.
 func TestReloadKeepsState(t *testing.T) {
 	root, widgets := writeProject(t, map[string]string{
 		"widgets/stateful/widget.json":           `{"title": "Stateful", "description": "Keeps state across reloads."}`,
@@ -175,8 +180,18 @@ func TestReloadKeepsState(t *testing.T) {
 		"widgets/stateful/fixtures/default.json": `{"toolName": "stateful", "toolInput": {}, "toolResult": {"structuredContent": {"name": "Ada"}}}`,
 	})
 	d := startDevIn(t, root, widgets, nil)
-	p := openPage(t, d.PreviewURL()+"preview/stateful?host=chatgpt")
-	p.waitFrameText("Output: Ada", 60*time.Second)
+	for i, host := range []string{"chatgpt", "mcp-apps"} {
+		t.Run(host, func(t *testing.T) {
+			reloadKeepsState(t, d, host, fmt.Sprintf("Version %d", i+1), fmt.Sprintf("Version %d", i+2))
+		})
+	}
+}
+
+// reloadKeepsState is TestReloadKeepsState on one host: the widget's text
+// from reads "from" and the edit makes it "to".
+func reloadKeepsState(t *testing.T, d *devServer, host, from, to string) {
+	p := openPage(t, d.PreviewURL()+"preview/stateful?host="+host)
+	p.waitFrameText(from+" Output: Ada", 60*time.Second)
 
 	// The author edits the tool output in the preview and applies it.
 	var ok bool
@@ -191,8 +206,8 @@ func TestReloadKeepsState(t *testing.T) {
 	p.waitFrameText("Scroll: 1234", 10*time.Second)
 	mounts := p.mounts()
 
-	d.edit(t, "stateful/index.ts", func(s string) string { return strings.Replace(s, "Version 1", "Version 2", 1) })
-	text := p.waitFrameText("Version 2", 60*time.Second)
+	d.edit(t, "stateful/index.ts", func(s string) string { return strings.Replace(s, from, to, 1) })
+	text := p.waitFrameText(to, 60*time.Second)
 	if p.mounts() <= mounts {
 		t.Errorf("the frame was not reloaded (mounts %d → %d); this test is about the reload path", mounts, p.mounts())
 	}
