@@ -53,6 +53,10 @@ type Options struct {
 	// Log receives the terminal output: rebuilds, build errors, CSP
 	// violations. Default os.Stderr.
 	Log io.Writer
+	// NoReactRefresh builds React widgets as `widgetd build` does even when
+	// the project has react-refresh (docs/dev.md, "Edits"): `widgetd test`
+	// sets it, as it renders the widgets as they ship.
+	NoReactRefresh bool
 	// PollInterval is the watcher's poll period; default DefaultPollInterval.
 	PollInterval time.Duration
 	// AllowedHosts are extra host names (without port) that requests may
@@ -192,6 +196,10 @@ func (s *Server) newBuilder() error {
 		return err
 	}
 	s.widgetsDir = b.WidgetsDir()
+	if s.opts.NoReactRefresh {
+		s.builder = b
+		return nil
+	}
 	if s.refreshRuntime, _ = reactRefresh(s.widgetsDir); s.refreshRuntime == "" {
 		s.builder = b
 		return nil
