@@ -30,7 +30,9 @@ const memory = new Map<string, FrameMemory>();
 // The parts of the document each widget's frame holds.
 const mountedParts = new Map<string, DocParts>();
 const pending = new Map<number, (ok: boolean) => void>();
-// Whether each widget's frame runs React Refresh (its hmr-ready message).
+// Whether each widget's frame runs React Refresh (its hmr-ready message;
+// until a reloaded frame's arrives, the last one's: a wrong "true" only costs
+// a refused script, then a reload).
 const refreshing = new Map<string, boolean>();
 let seq = 0;
 
@@ -71,10 +73,13 @@ async function fetchParts(base: string, name: string): Promise<DocParts | null> 
   }
 }
 
-/** noteMounted records the document a fresh frame loads, to compare the next build with. */
+/**
+ * noteMounted records the document a frame loaded (called on its load
+ * event, so the fetch does not compete with the load), to compare the next
+ * build with.
+ */
 export function noteMounted(base: string, name: string, hash: string): void {
   mountedParts.delete(name);
-  refreshing.delete(name);
   void fetchParts(base, name).then((p) => {
     if (p && p.hash === hash) mountedParts.set(name, p);
   });

@@ -504,8 +504,8 @@ function previewPage(name: string) {
     f.addEventListener("load", () => {
       dev.loaded = true;
       hmr.frameLoaded(f, sandboxOrigin, w.name);
+      hmr.noteMounted(cfg.base, w.name, w.hash);
     });
-    hmr.noteMounted(cfg.base, w.name, w.hash);
     iframe = f;
     wrap.append(f);
     let src = `${cfg.sandboxUrl}/widget/${encodeURIComponent(w.name)}?host=${host}&v=${w.hash}`;
