@@ -4,8 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -47,23 +48,21 @@ const refreshCommon = "\x00common"
 // and caches the vendor scripts by their package list.
 type refreshState struct {
 	mu      sync.Mutex
-	imports map[string]map[string]string // widget (or refreshCommon) → package → folder it resolves from
-	scripts map[string]string            // vendor key → script
+	imports map[string]map[string]bool // widget (or refreshCommon) → packages
+	scripts map[string]string          // vendor key → script
 }
 
-// note records that widget imports spec, resolved from dir.
-func (r *refreshState) note(widget, spec, dir string) {
+// note records that widget imports spec.
+func (r *refreshState) note(widget, spec string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.imports == nil {
-		r.imports = map[string]map[string]string{}
+		r.imports = map[string]map[string]bool{}
 	}
 	if r.imports[widget] == nil {
-		r.imports[widget] = map[string]string{}
+		r.imports[widget] = map[string]bool{}
 	}
-	if _, ok := r.imports[widget][spec]; !ok {
-		r.imports[widget][spec] = dir
-	}
+	r.imports[widget][spec] = true
 }
 
 // refreshPlugin resolves the bare imports of the project's own modules, of
@@ -84,7 +83,7 @@ func (b *Builder) refreshPlugin() api.Plugin {
 						widget = w.Config.Name
 					}
 				}
-				b.refresh.note(widget, a.Path, a.ResolveDir)
+				b.refresh.note(widget, a.Path)
 			}
 			return api.OnResolveResult{Path: a.Path, Namespace: refreshNamespace, PluginData: a.ResolveDir}, nil
 		})
@@ -152,9 +151,9 @@ func refreshShim(spec string) string {
 }
 
 // vendors returns each widget's vendor script: the packages it imports
-// (and those the "widgetd" modules import), required in a fixed order and
-// kept on globalThis.__widgetdVendor. A script is built again only when its
-// package list changes.
+// (and those the "widgetd" modules import), resolved from the widget's
+// folder, required in a fixed order and kept on globalThis.__widgetdVendor.
+// A script is built again only when its package list changes.
 func (r *refreshState) vendors(b *Builder) (map[string]string, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -164,18 +163,10 @@ func (r *refreshState) vendors(b *Builder) (map[string]string, error) {
 	out := map[string]string{}
 	for _, w := range b.widgets {
 		name := w.Config.Name
-		specs := map[string]string{}
-		for spec, dir := range r.imports[refreshCommon] {
-			specs[spec] = dir
-		}
-		for spec, dir := range r.imports[name] {
-			specs[spec] = dir
-		}
-		names := make([]string, 0, len(specs))
-		for spec := range specs {
-			names = append(names, spec)
-		}
-		sort.Strings(names)
+		specs := map[string]bool{}
+		maps.Copy(specs, r.imports[refreshCommon])
+		maps.Copy(specs, r.imports[name])
+		names := slices.Sorted(maps.Keys(specs))
 		key := w.Dir + "\x00" + strings.Join(names, "\x00")
 		script, ok := r.scripts[key]
 		if !ok {

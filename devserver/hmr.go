@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -83,11 +84,11 @@ window.__widgetdRefresh = {
 };
 `
 
-// reactRefresh finds react-refresh and @babel/core where the widgets
-// resolve packages from (node_modules in the widgets folder or above it, up
-// to the project root's parent chain) and builds the runtime script; "" and
-// a reason when the project does not have them.
-func reactRefresh(widgetsDir string) (script, why string) {
+// reactRefresh finds React, react-refresh and @babel/core where the widgets
+// resolve packages from (node_modules in the widgets folder or a folder
+// above it) and builds the runtime script: "" when the project lacks one of
+// them, an error when the runtime does not build.
+func reactRefresh(widgetsDir string) (string, error) {
 	have := func(pkg string) bool {
 		for d := widgetsDir; ; d = filepath.Dir(d) {
 			if st, err := os.Stat(filepath.Join(d, "node_modules", filepath.FromSlash(pkg), "package.json")); err == nil && !st.IsDir() {
@@ -100,7 +101,7 @@ func reactRefresh(widgetsDir string) (script, why string) {
 	}
 	for _, pkg := range []string{"react", "react-refresh", "@babel/core"} {
 		if !have(pkg) {
-			return "", pkg + " is not installed"
+			return "", nil
 		}
 	}
 	res := api.Build(api.BuildOptions{
@@ -116,14 +117,14 @@ func reactRefresh(widgetsDir string) (script, why string) {
 		LogLevel:          api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
-		return "", fmt.Sprintf("its runtime did not build: %s", res.Errors[0].Text)
+		return "", fmt.Errorf("the react-refresh runtime did not build: %s", res.Errors[0].Text)
 	}
 	if len(res.OutputFiles) != 1 {
-		return "", "its runtime did not build"
+		return "", errors.New("the react-refresh runtime did not build")
 	}
 	// Inline: "</script" cannot occur in it unescaped.
 	code := strings.ReplaceAll(string(res.OutputFiles[0].Contents), "</script", `<\/script`)
-	return "<script>" + code + "</script>", ""
+	return "<script>" + code + "</script>", nil
 }
 
 // editScripts are the scripts appended to a widget document for the edit

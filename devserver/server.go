@@ -200,7 +200,10 @@ func (s *Server) newBuilder() error {
 		s.builder = b
 		return nil
 	}
-	if s.refreshRuntime, _ = reactRefresh(s.widgetsDir); s.refreshRuntime == "" {
+	if s.refreshRuntime, err = reactRefresh(s.widgetsDir); s.refreshRuntime == "" {
+		if err != nil {
+			s.log.printf("widgetd dev: React Refresh off: %v; edits reload the widget\n", err)
+		}
 		s.builder = b
 		return nil
 	}

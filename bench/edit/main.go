@@ -129,7 +129,8 @@ var trace = flag.Bool("trace", false, "print the preview page's log steps after 
 
 func printTrace(ctx context.Context, start, seen int64) {
 	steps, _ := chromedp.Run(ctx, chromedp.Evaluate[string](fmt.Sprintf(`(window.widgetdDev ? widgetdDev.log.filter(e => e.t >= %d).map(e => (e.t - %d) + " " + e.kind).join(", ") : "")`, start, start)))
-	fmt.Printf("    trace: %s; text %d\n", steps, seen-start)
+	rebuild, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`(window.widgetdDev && widgetdDev.build && widgetdDev.build.durationMs) || 0`))
+	fmt.Printf("    trace: %s; text %d (rebuild %.0f ms)\n", steps, seen-start, rebuild)
 }
 
 // waitSeen polls the top page for the stamp of edit n.
