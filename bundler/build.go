@@ -85,6 +85,14 @@ type Options struct {
 	// build's JS names differ from a build without maps: leave it off for
 	// a build whose names must match dist/.
 	SourceMaps bool
+	// ReactRefresh makes the build `widgetd dev`'s React Refresh build
+	// (refresh.go): React's development build, every project .jsx/.tsx file
+	// through react-refresh's Babel plugin (react-refresh and @babel/core
+	// must resolve from the project), and shared-instance shims for the
+	// packages the project imports, so the dev server can re-run a new
+	// bundle in a live document and keep component state. Never set it for
+	// a build that ships.
+	ReactRefresh bool
 	// Strict fails the build when a widget's HTML is over the budget
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
@@ -125,6 +133,7 @@ type Builder struct {
 	min        *minify.M
 	mu         sync.Mutex       // serializes Build, Assemble and Close
 	compilers  *compilers       // npm compilers in one Node helper, started on first need
+	refresh    refreshState     // React Refresh's vendor scripts (refresh.go)
 	display    displaypath.Base // messages show paths relative to the working directory
 	// nodeLastBuild: the previous build ran npm compilers (no per-widget
 	// incremental bundle then; see assemble).
@@ -193,6 +202,7 @@ type settings struct {
 	devOrigin       string   // Options.DevOrigin
 	sourceMaps      bool     // Options.SourceMaps
 	strict          bool     // Options.Strict
+	reactRefresh    bool     // Options.ReactRefresh
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
 }
@@ -201,7 +211,7 @@ type settings struct {
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, reactRefresh: opts.ReactRefresh, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()
@@ -390,6 +400,12 @@ type Output struct {
 	// Sources traces places in the widgets' scripts back to their source
 	// files through esbuild's source maps (held here, never in Files).
 	Sources *Sources
+	// RefreshVendors maps each widget's name to the script of the npm
+	// packages its modules import, with React Refresh only
+	// (Options.ReactRefresh; refresh.go): the dev server runs it in the
+	// widget's document before the widget's script, which leaves those
+	// packages out.
+	RefreshVendors map[string]string
 }
 
 // Assemble discovers and bundles the project and renders every widget, in
@@ -407,6 +423,11 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 		return nil, err
 	}
 	out := &Output{Manifest: a.manifest, Files: map[string][]byte{}, Warnings: a.warnings, Metafile: a.metafile, ConfigFiles: map[string]string{}, Sources: a.sources}
+	if b.reactRefresh {
+		if out.RefreshVendors, err = b.refresh.vendors(b); err != nil {
+			return nil, err
+		}
+	}
 	for _, w := range b.widgets {
 		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
 	}

@@ -60,6 +60,7 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"DevOrigin":       func(o *Options) { o.DevOrigin = "http://localhost:5173" },
 		"SourceMaps":      func(o *Options) { o.SourceMaps = true },
 		"Strict":          func(o *Options) { o.Strict = true },
+		"ReactRefresh":    func(o *Options) { o.ReactRefresh = true },
 		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
 		"Audit": func(o *Options) {
 			o.Audit = func(context.Context, *Builder, *Result) []Diagnostic { return nil }

@@ -146,6 +146,9 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 				return api.OnLoadResult{}, nil
 			}
+			if c.refreshesJSX(a.Path) {
+				return c.component("refresh", a.Path), nil
+			}
 			if !c.jsxConfig(filepath.Dir(a.Path)).solid {
 				return api.OnLoadResult{}, nil // esbuild's own JSX (tsconfig's jsxImportSource applies)
 			}
@@ -186,7 +189,7 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	if out == nil {
 		out = &compiledOutput{}
 		source := string(src)
-		req := map[string]string{"dir": filepath.Dir(file), "file": file, "scopeId": scopeID(c.b.relPath(file))}
+		req := map[string]string{"dir": filepath.Dir(file), "file": file, "scopeId": scopeID(c.b.relPath(file)), "refreshId": c.b.relPath(file)}
 		if loader, ok := typesToStrip(op, file); ok {
 			// Svelte compiles rune modules from JavaScript, and Solid's
 			// preset wants JSX without types: esbuild strips the types
@@ -196,7 +199,7 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 			if len(r.Errors) > 0 {
 				return api.OnLoadResult{Errors: r.Errors}
 			}
-			if op == "solid" && c.b.sourceMaps {
+			if (op == "solid" || op == "refresh") && c.b.sourceMaps {
 				// Babel chains this map into Solid's, so positions reach the
 				// .tsx lines (sources relative to the file, as esbuild reads them).
 				r = api.Transform(source, api.TransformOptions{Loader: loader, JSX: api.JSXPreserve, Target: api.ESNext,
@@ -226,8 +229,11 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 		code += "\nimport " + string(q) + ";\n"
 	}
 	loader := api.LoaderJS
-	if out.Loader == "ts" {
+	switch out.Loader {
+	case "ts":
 		loader = api.LoaderTS
+	case "jsx":
+		loader = api.LoaderJSX
 	}
 	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file), Warnings: warningMessages(c.b.relPath(file), src, out.Warnings)}
 }
@@ -256,7 +262,7 @@ func typesToStrip(op, file string) (api.Loader, bool) {
 	switch {
 	case op == "svelte" && strings.HasSuffix(file, ".svelte.ts"):
 		return api.LoaderTS, true
-	case op == "solid" && strings.HasSuffix(file, ".tsx"):
+	case (op == "solid" || op == "refresh") && strings.HasSuffix(file, ".tsx"):
 		return api.LoaderTSX, true
 	}
 	return api.LoaderNone, false
@@ -412,6 +418,7 @@ var installHint = map[string]string{
 	"vue":       "vue",
 	"svelte":    "svelte",
 	"solid":     "babel-preset-solid @babel/core",
+	"refresh":   "react-refresh @babel/core",
 	"tailwind":  "tailwindcss @tailwindcss/node @tailwindcss/oxide",
 	"tailwind3": "tailwindcss@3 postcss",
 	"postcss":   "postcss",
@@ -419,7 +426,7 @@ var installHint = map[string]string{
 
 // what names the feature a compiler serves, for messages.
 var what = map[string]string{
-	"vue": "a Vue single-file component", "svelte": "a Svelte component", "solid": "Solid JSX (jsxImportSource \"solid-js\" in tsconfig)",
+	"vue": "a Vue single-file component", "svelte": "a Svelte component", "solid": "Solid JSX (jsxImportSource \"solid-js\" in tsconfig)", "refresh": "React Refresh in widgetd dev",
 	"tailwind": "Tailwind CSS v4", "tailwind3": "Tailwind CSS v3", "postcss": "a postcss.config",
 }
 

@@ -253,6 +253,9 @@ func shorten(s string, n int) string {
 // and import.meta.env. loadEnv must have run.
 func (b *Builder) envDefines() map[string]string {
 	d := map[string]string{"process.env.NODE_ENV": `"production"`}
+	if b.reactRefresh {
+		d["process.env.NODE_ENV"] = `"development"` // React's refresh hooks (refresh.go)
+	}
 	if b.env != nil {
 		for k, v := range b.env.defines() {
 			d[k] = v

@@ -143,6 +143,9 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		LogLevel:            api.LogLevelSilent,
 		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
 	}
+	if b.reactRefresh {
+		opts.Plugins = b.containedPlugins(b.refreshPlugin(), b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin())
+	}
 	if b.sourceMaps {
 		opts.Sourcemap = api.SourceMapExternal // in memory only, for Sources; the JS is the same
 		// Without the sources' text the map costs a fifth as much; Sources

@@ -14,6 +14,9 @@ type jsxConfig struct {
 	// (jsxImportSource "solid-js", or jsx "preserve" in a package that
 	// depends on solid-js).
 	solid bool
+	// otherRuntime: jsxImportSource names a runtime other than React's
+	// (Preact, Solid), whose components React Refresh cannot update.
+	otherRuntime bool
 }
 
 // maxExtends bounds a chain of tsconfig "extends".
@@ -39,6 +42,7 @@ func (c *compilers) jsxConfig(dir string) *jsxConfig {
 		if file != "" {
 			jsx, source := readJSXOptions(file, 0)
 			cfg.solid = source == "solid-js" || (jsx == "preserve" && source == "" && dependsOn(d, "solid-js"))
+			cfg.otherRuntime = source != "" && source != "react"
 			break
 		}
 		if filepath.Dir(d) == d {

@@ -393,6 +393,9 @@ func (s *Server) serveDoc(w http.ResponseWriter, r *http.Request) {
 	for _, wd := range out.Manifest.Widgets {
 		if wd.Name == name {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			// The preview page's edit loop (hmr.ts) compares documents
+			// by the hash the build events carry.
+			w.Header().Set("X-Widgetd-Hash", wd.Hash)
 			_, _ = w.Write(out.Files[wd.HTML])
 			return
 		}
@@ -423,7 +426,7 @@ func (s *Server) serveWidget(w http.ResponseWriter, r *http.Request) {
 		if wd.Name != name {
 			continue
 		}
-		writeWidgetDoc(w, r, out.Files[wd.HTML], wd.CSP)
+		writeWidgetDoc(w, r, out.Files[wd.HTML], wd.CSP, s.editScripts(out.RefreshVendors, name))
 		return
 	}
 	http.Error(w, fmt.Sprintf("no widget %q in the current build", name), http.StatusNotFound)

@@ -95,6 +95,12 @@ type devServer struct {
 func startDev(t testing.TB, mutate func(o *Options)) *devServer {
 	t.Helper()
 	root, widgets := copyWidgets(t)
+	return startDevIn(t, root, widgets, mutate)
+}
+
+// startDevIn is startDev over the project at root with its widgets folder.
+func startDevIn(t testing.TB, root, widgets string, mutate func(o *Options)) *devServer {
+	t.Helper()
 	log := &syncbuf.Buffer{}
 	opts := Options{Root: root, WidgetsDir: widgets, Addr: "127.0.0.1:0", Log: log, PollInterval: 20 * time.Millisecond}
 	if mutate != nil {

@@ -2,7 +2,6 @@ package devserver
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 	"testing"
 )
 
-var updateGolden = flag.Bool("update", false, "rewrite testdata/hostcontext_errors.golden (review the diff: it is what users read)")
 
 // hostContextCases are fixtures whose hostContext ParseFixture must accept
 // ("" in the golden file) or refuse with a file:line:col diagnostic.
@@ -51,7 +49,7 @@ func TestParseHostContextGolden(t *testing.T) {
 		fmt.Fprintf(&got, "%s: %s\n", tc.name, msg)
 	}
 	golden := filepath.Join("testdata", "hostcontext_errors.golden")
-	if *updateGolden {
+	if *update {
 		if err := os.WriteFile(golden, []byte(got.String()), 0o644); err != nil {
 			t.Fatal(err)
 		}

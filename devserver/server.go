@@ -53,6 +53,10 @@ type Options struct {
 	// Log receives the terminal output: rebuilds, build errors, CSP
 	// violations. Default os.Stderr.
 	Log io.Writer
+	// NoReactRefresh builds React widgets as `widgetd build` does even when
+	// the project has react-refresh (docs/dev.md, "Edits"): `widgetd test`
+	// sets it, as it renders the widgets as they ship.
+	NoReactRefresh bool
 	// PollInterval is the watcher's poll period; default DefaultPollInterval.
 	PollInterval time.Duration
 	// AllowedHosts are extra host names (without port) that requests may
@@ -87,6 +91,10 @@ type Server struct {
 	out   *bundler.Output
 
 	hub hub
+
+	// refreshRuntime is the React Refresh runtime <script> appended to
+	// widget documents, "" when the project has no react-refresh (hmr.go).
+	refreshRuntime string
 
 	hosts   hostPolicy    // Host headers both listeners answer
 	reports *reportLimits // CSP violations already printed (per build), rate limit
@@ -159,25 +167,53 @@ func New(opts Options) (*Server, error) {
 	}
 	s.hosts = newHostPolicy([]string{opts.Addr, opts.SandboxAddr, s.previewOrigin[len("http://"):], s.sandboxLn.Addr().String()},
 		[]string{opts.PublicURL, s.sandboxURL}, opts.AllowedHosts)
-	s.builder, err = bundler.New(bundler.Options{
-		Root:       opts.Root,
-		WidgetsDir: opts.WidgetsDir,
-		PublicURL:  opts.PublicURL,
-		NoCompress: true,
-		DevOrigin:  s.previewOrigin,
-		Skip:       opts.Skip,
-		SourceMaps: true, // CSP violations and errors name the source line
-	})
-	if err != nil {
+	if err := s.newBuilder(); err != nil {
 		s.closeListeners()
 		return nil, fmt.Errorf("dev server: %w", err)
 	}
-	s.widgetsDir = s.builder.WidgetsDir()
 	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(s.builder.Root(), bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
 	if opts.MCPURL != "" {
 		s.mcp = &forwarder{url: opts.MCPURL}
 	}
 	return s, nil
+}
+
+// newBuilder makes the Builder, with React Refresh when the project has
+// react-refresh and @babel/core (hmr.go): that needs the widgets folder,
+// which the first Builder resolves.
+func (s *Server) newBuilder() error {
+	bo := bundler.Options{
+		Root:       s.opts.Root,
+		WidgetsDir: s.opts.WidgetsDir,
+		PublicURL:  s.opts.PublicURL,
+		NoCompress: true,
+		DevOrigin:  s.previewOrigin,
+		Skip:       s.opts.Skip,
+		SourceMaps: true, // CSP violations and errors name the source line
+	}
+	b, err := bundler.New(bo)
+	if err != nil {
+		return err
+	}
+	s.widgetsDir = b.WidgetsDir()
+	if s.opts.NoReactRefresh {
+		s.builder = b
+		return nil
+	}
+	if s.refreshRuntime, err = reactRefresh(s.widgetsDir); s.refreshRuntime == "" {
+		if err != nil {
+			s.log.printf("widgetd dev: React Refresh off: %v; edits reload the widget\n", err)
+		}
+		s.builder = b
+		return nil
+	}
+	b.Close()
+	bo.ReactRefresh = true
+	if s.builder, err = bundler.New(bo); err != nil {
+		return err
+	}
+	s.log.printf("widgetd dev: React Refresh on (react-refresh found): edits to components keep their state\n")
+	return nil
 }
 
 // listenSandbox opens the sandbox-origin listener: addr when given, else the

@@ -59,13 +59,14 @@ func (s *Server) serveServerWidget(w http.ResponseWriter, r *http.Request) {
 	if c.Blob != nil {
 		doc = c.Blob
 	}
-	writeWidgetDoc(w, r, doc, csp)
+	writeWidgetDoc(w, r, doc, csp, nil)
 }
 
 // writeWidgetDoc serves a widget document on the sandbox origin: the dev
 // scripts injected first, its CSP header (none with csp=none, which
-// emulates ChatGPT's developer mode), never cached.
-func writeWidgetDoc(w http.ResponseWriter, r *http.Request, doc []byte, csp string) {
+// emulates ChatGPT's developer mode), never cached; tail (the edit loop's
+// scripts for a local widget) goes after the document.
+func writeWidgetDoc(w http.ResponseWriter, r *http.Request, doc []byte, csp string, tail []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	if r.URL.Query().Get("csp") != "none" {
@@ -73,7 +74,7 @@ func writeWidgetDoc(w http.ResponseWriter, r *http.Request, doc []byte, csp stri
 	}
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Content-Type-Options", "nosniff")
-	_, _ = w.Write(injectScripts(doc, documentScripts(r.URL.Query())...))
+	_, _ = w.Write(append(injectScripts(doc, documentScripts(r.URL.Query())...), tail...))
 }
 
 // checkResourceURI refuses a resource URI the inspector will not send: empty,

@@ -18,7 +18,10 @@ import (
 	"github.com/widgetd/widgetd/internal/pngdiff"
 )
 
-var update = flag.Bool("update", false, "rewrite the preview UI screenshot baselines in testdata/ui")
+// update rewrites this package's golden files: the preview UI screenshot
+// baselines in testdata/ui and testdata/hostcontext_errors.golden (review
+// the diff: it is what users see and read).
+var update = flag.Bool("update", false, "rewrite the golden files: testdata/ui screenshots, testdata/hostcontext_errors.golden")
 
 // uiControl is one control of the preview UI a user must be able to reach:
 // its CSS selector and what to open first (a tab, or the widget drawer).

@@ -71,6 +71,21 @@ func (w *watcher) scan() snapshot {
 	return s
 }
 
+// folders are the folders of a snapshot and those of the single watched
+// files, for the notifier.
+func (w *watcher) folders(s snapshot) []string {
+	var dirs []string
+	for p, st := range s {
+		if st.mode == fs.ModeDir {
+			dirs = append(dirs, strings.TrimSuffix(p, string(filepath.Separator)))
+		}
+	}
+	for _, f := range w.files {
+		dirs = append(dirs, filepath.Dir(f))
+	}
+	return dirs
+}
+
 // changed reports whether two snapshots differ at all (folders included),
 // and returns at most limit of the files that differ, for display, in no
 // particular order (map order).
@@ -96,20 +111,26 @@ func changed(old, cur snapshot, limit int) (paths []string, any bool) {
 
 // watch polls every interval until ctx is done and calls onChange, with a
 // few of the changed paths, whenever the tree differs from the last poll.
-// onChange runs on the watcher's goroutine, so changes made while it runs
-// are seen by the next poll and trigger another call.
+// Where the kernel reports changes (inotify), a poll also runs as soon as a
+// watched folder changes. onChange runs on the watcher's goroutine, so
+// changes made while it runs are seen by the next poll and trigger another
+// call.
 func (w *watcher) watch(ctx context.Context, interval time.Duration, prev snapshot, onChange func([]string)) {
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	n := newNotifier(ctx)
+	n.watch(w.folders(prev))
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
+		case <-n.wakeups():
 		}
 		cur := w.scan()
 		if paths, any := changed(prev, cur, 5); any {
 			prev = cur
+			n.watch(w.folders(cur)) // folders are new only when something changed
 			onChange(paths)
 		}
 	}

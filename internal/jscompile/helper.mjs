@@ -154,6 +154,7 @@ const ops = {
   vue: compileVue,
   svelte: compileSvelte,
   solid: compileSolid,
+  refresh: compileRefresh,
 };
 if (process.env.WIDGETD_JSCOMPILE_TEST === "1") {
   ops.sleep = (req) => new Promise((r) => setTimeout(() => r({ slept: req.ms }), req.ms));
@@ -454,6 +455,44 @@ async function compileSolid(req) {
       compact: false,
     });
     return { code: withMap(res.code, res.map), css: "", loader: "js" };
+  } catch (err) {
+    if (err instanceof MissingPackage) throw err;
+    const message = String(err.reasonCode ? err.message.replace(/^[^:]*: /, "").replace(/ \(\d+:\d+\)[\s\S]*$/, "") : err.message).split("\n")[0];
+    throw new CompileError(message, err.loc?.line ?? 0, err.loc ? err.loc.column + 1 : 0, req.file);
+  }
+}
+
+// ---- React Refresh (react-refresh/babel), widgetd dev only ----
+
+// compileRefresh runs react-refresh's Babel plugin over a JSX module (its
+// TypeScript already stripped by esbuild, JSX kept), as @vitejs/plugin-react
+// does in Vite's dev server: components are registered with the runtime under
+// "<refreshId> <name>" and hooks get signatures, so a re-run module updates
+// the mounted components in place. The registration functions are module
+// locals that reach the runtime widgetd dev injects (window.__widgetdRefresh)
+// and do nothing without it. JSX stays for esbuild (loader "jsx").
+async function compileRefresh(req) {
+  const babel = await load("@babel/core", req.dir);
+  const plugin = (await load("react-refresh/babel", req.dir, "react-refresh")).default;
+  try {
+    const res = await (babel.transformAsync || babel.default.transformAsync)(req.source, {
+      filename: req.file,
+      plugins: [[plugin, { skipEnvCheck: true }]],
+      parserOpts: { plugins: ["jsx"] },
+      babelrc: false,
+      configFile: false,
+      sourceMaps: true,
+      inputSourceMap: true,
+      compact: false,
+    });
+    const id = JSON.stringify(req.refreshId);
+    const prelude =
+      `var $RefreshReg$ = function (type, id) { var r = window.__widgetdRefresh; if (r) r.register(type, ${id} + " " + id); };\n` +
+      `var $RefreshSig$ = function () { var r = window.__widgetdRefresh; return r ? r.signature() : function (type) { return type; }; };\n`;
+    // The prelude is one line per statement, prepended: the map's lines
+    // shift by two, which ";;" at the start of its mappings accounts for.
+    const map = res.map ? { ...res.map, mappings: ";;" + res.map.mappings } : null;
+    return { code: withMap(prelude + res.code, map), css: "", loader: "jsx" };
   } catch (err) {
     if (err instanceof MissingPackage) throw err;
     const message = String(err.reasonCode ? err.message.replace(/^[^:]*: /, "").replace(/ \(\d+:\d+\)[\s\S]*$/, "") : err.message).split("\n")[0];

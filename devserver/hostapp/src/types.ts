@@ -85,6 +85,8 @@ export interface BuildEvent {
   buildId?: string;
   widgets: WidgetInfo[] | null;
   diagnostics?: Diagnostic[];
+  /** The project files this build saw changed (the edit loop swaps styles in place when only CSS did). */
+  changed?: string[];
 }
 
 /** Insets are safe-area insets in CSS pixels. */

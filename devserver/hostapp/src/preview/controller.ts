@@ -19,6 +19,7 @@ import { buildHostContext, changedGlobals, contextGlobals, openaiGlobals, type F
 import { defaultCallResponse, deviceSettings, isMode, type Settings, type Source, type ToolTexts } from "./settings";
 import { clearViolations, reportError, reportViolation } from "./reports";
 import { initialSettings, seedSettings } from "./seed";
+import * as hmr from "../hmr";
 
 /** PreviewState is what the UI shows of the widget: its build info and fixtures. */
 export interface PreviewState {
@@ -99,7 +100,7 @@ export class PreviewController {
   }
 
   private allGlobals(): Json {
-    return openaiGlobals(this.settings.value, this.toolValues(), this.fixture.widgetState);
+    return openaiGlobals(this.settings.value, this.toolValues(), hmr.widgetState(this.name, this.fixture.widgetState ?? null));
   }
 
   private toolResult(): Json {
@@ -133,8 +134,21 @@ export class PreviewController {
         logEntry("host", "reload", { hash: w.hash, build: ev.seq });
       }
       this.queuedHash = w.hash;
-      this.mount();
+      if (first || this.state.value.source.kind === "server") this.mount();
+      else this.update(w.hash, ev.changed ?? []);
     }
+  }
+
+  // update applies a new build to the mounted widget in place when it can
+  // (hmr.ts: styles swapped, React Refresh), else reloads it.
+  private update(hash: string, changed: string[]) {
+    const reload = () => this.doMount();
+    this.mounting = this.mounting.then(async () => {
+      const how = await hmr.hotUpdate(this.iframe, this.sandboxOrigin, this.cfg.base, this.name, hash, changed);
+      if (!how) return reload();
+      dev.mountedHash = hash;
+      logEntry("host", "hot update", { how, hash });
+    }, reload);
   }
 
   private mountOnce(hash: string) {
@@ -175,6 +189,7 @@ export class PreviewController {
   selectFixture(name: string) {
     this.replaceQuery("fixture", name);
     this.state.set({ fixtureName: name });
+    hmr.forget(this.name);
     this.seed(this.state.value.fixtures.find((f) => f.name === name));
     this.mount();
   }
@@ -339,7 +354,11 @@ export class PreviewController {
     const allow = buildAllowAttribute(w.meta?.ui?.permissions);
     if (allow) f.setAttribute("allow", allow);
     f.style.height = "120px";
-    f.addEventListener("load", () => (dev.loaded = true));
+    f.addEventListener("load", () => {
+      dev.loaded = true;
+      hmr.frameLoaded(f, this.sandboxOrigin, w.name);
+      if (this.state.value.source.kind === "local") hmr.noteMounted(this.cfg.base, w.name, w.hash);
+    });
     return f;
   }
 
@@ -460,6 +479,7 @@ export class PreviewController {
     if (!this.iframe || e.source !== this.iframe.contentWindow || e.origin !== this.sandboxOrigin) return;
     const d = e.data;
     if (!d || typeof d !== "object" || typeof d.widgetd !== "string") return;
+    if (hmr.onFrameMessage(this.name, d)) return;
     switch (d.widgetd) {
       case "csp":
         void reportViolation(this.cfg.base, this.name, this.settings.value.host, d);
