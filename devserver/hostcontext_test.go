@@ -9,7 +9,6 @@ import (
 	"testing"
 )
 
-
 // hostContextCases are fixtures whose hostContext ParseFixture must accept
 // ("" in the golden file) or refuse with a file:line:col diagnostic.
 var hostContextCases = []struct{ name, in string }{
