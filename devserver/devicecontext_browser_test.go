@@ -45,6 +45,11 @@ func TestPreviewDeviceContext(t *testing.T) {
 		t.Errorf("ui/initialize hostContext from the fixture:\n got %s\nwant %s", got, want)
 	}
 
+	mobile, ok := LookupDevice("mobile")
+	if !ok {
+		t.Fatal("no mobile device preset")
+	}
+	insets, _ := json.Marshal(mobile.SafeAreaInsets)
 	p.selectValue("device", "mobile")
 	p.do(`const z = document.getElementById("time-zone"); z.value = "America/Lima"; z.dispatchEvent(new Event("change"))`)
 	p.waitFor("the preset and time zone told to the widget", 10*time.Second, func() string {
@@ -53,8 +58,8 @@ func TestPreviewDeviceContext(t *testing.T) {
 		all := strings.Join(seen, "\n")
 		for _, want := range []string{
 			`"platform":"mobile"`, `"deviceCapabilities":{"hover":false,"touch":true}`,
-			`"safeAreaInsets":{"top":47,"right":0,"bottom":34,"left":0}`, `"timeZone":"America/Lima"`,
-			`"safeArea":{"insets":{"top":47,"right":0,"bottom":34,"left":0}}`, `"userAgent":{"device":{"type":"mobile"}`,
+			`"safeAreaInsets":` + string(insets), `"timeZone":"America/Lima"`,
+			`"safeArea":{"insets":` + string(insets) + `}`, `"userAgent":{"device":{"type":"mobile"}`,
 		} {
 			if !strings.Contains(all, want) {
 				return fmt.Sprintf("no message to the widget has %s", want)

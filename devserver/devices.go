@@ -90,10 +90,10 @@ func Devices() []Device {
 		desktopDevice("desktop", "Desktop 1280×800", 1280, 800),
 		desktopDevice("laptop", "Laptop 1440×900", 1440, 900),
 		touchDevice("tablet", "Tablet 768×1024", 768, 1024, SafeAreaInsets{Top: 24, Bottom: 20}),
-		touchDevice("mobile", "Mobile 390×844 (iPhone)", 390, 844, SafeAreaInsets{Top: 44, Bottom: 34}),
-		touchDevice("mobile-android", "Mobile 360×800 (Android)", 360, 800, SafeAreaInsets{Top: 24, Bottom: 16}),
-		desktopDevice("chatgpt-column", "ChatGPT conversation column (768)", 768, 800),
-		desktopDevice("claude-column", "Claude conversation column (768)", 768, 800),
+		touchDevice("mobile", "iPhone 390×844", 390, 844, SafeAreaInsets{Top: 44, Bottom: 34}),
+		touchDevice("mobile-android", "Android 360×800", 360, 800, SafeAreaInsets{Top: 24, Bottom: 16}),
+		desktopDevice("chatgpt-column", "ChatGPT column 768", 768, 800),
+		desktopDevice("claude-column", "Claude column 768", 768, 800),
 	}
 }
 

@@ -207,15 +207,14 @@ func reloadKeepsState(t *testing.T, d *devServer, host, from, to string) {
 	mounts := p.mounts()
 
 	d.edit(t, "stateful/index.ts", func(s string) string { return strings.Replace(s, from, to, 1) })
-	text := p.waitFrameText(to, 60*time.Second)
+	p.waitFrameText(to, 60*time.Second)
 	if p.mounts() <= mounts {
 		t.Errorf("the frame was not reloaded (mounts %d → %d); this test is about the reload path", mounts, p.mounts())
 	}
-	for _, want := range []string{"Output: Grace", "Clicks: 2"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("after the reload the frame shows %q: want %q kept", text, want)
-		}
-	}
+	// On an MCP Apps host the tool result and the stored state arrive after
+	// the reloaded document's handshake, so wait for them (a state that is
+	// not restored times out here).
+	p.waitFrameText(to+" Output: Grace Clicks: 2", 30*time.Second)
 	p.waitFrameText("Scroll: 1234", 10*time.Second)
 	p.noErrors()
 }

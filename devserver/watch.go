@@ -126,12 +126,45 @@ func (w *watcher) watch(ctx context.Context, interval time.Duration, prev snapsh
 			return
 		case <-t.C:
 		case <-n.wakeups():
+			settle(ctx, n.wakeups())
 		}
 		cur := w.scan()
 		if paths, any := changed(prev, cur, 5); any {
 			prev = cur
 			n.watch(w.folders(cur)) // folders are new only when something changed
 			onChange(paths)
+		}
+	}
+}
+
+// Settling: one save or delete is often several kernel events (a folder
+// removed file by file, a write then a rename), and a scan between them
+// builds a tree that never existed (a widget folder half gone reads as a
+// broken widget). After a wake-up the watcher waits until the events stop
+// for settleQuiet, but never longer than settleMax, so a save is still
+// rebuilt within milliseconds.
+const (
+	settleQuiet = 3 * time.Millisecond
+	settleMax   = 25 * time.Millisecond
+)
+
+// settle returns once wake has been quiet for settleQuiet, after settleMax,
+// or when ctx is done.
+func settle(ctx context.Context, wake <-chan struct{}) {
+	deadline := time.NewTimer(settleMax)
+	defer deadline.Stop()
+	quiet := time.NewTimer(settleQuiet)
+	defer quiet.Stop()
+	for {
+		select {
+		case <-wake:
+			quiet.Reset(settleQuiet)
+		case <-quiet.C:
+			return
+		case <-deadline.C:
+			return
+		case <-ctx.Done():
+			return
 		}
 	}
 }

@@ -48,7 +48,7 @@ export function PreviewApp({ ctl }: { ctl: PreviewController }) {
       <TopBar cfg={ctl.cfg} crumb={ctl.name} onMenu={() => setDrawer(!drawer)} menuOpen={drawer}>
         <Select id="host" label="Host" value={s.host} options={hostOptions} onChange={(v) => ctl.selectHost(v)} />
         <Select id="theme" label="Theme" value={s.theme} options={[{ value: "light", label: "Light" }, { value: "dark", label: "Dark" }]} onChange={(v) => ctl.setContext({ theme: v as typeof s.theme })} />
-        <Select id="device" label="Device" value={s.deviceId} options={ctl.devices.map((d) => ({ value: d.id, label: `${d.label} · ${d.width}` }))} onChange={(v) => ctl.selectDevice(v)} />
+        <Select id="device" label="Device" value={s.deviceId} options={ctl.devices.map((d) => ({ value: d.id, label: d.label }))} onChange={(v) => ctl.selectDevice(v)} />
         <Toggle id="no-csp" checked={s.noCSP} onChange={(v) => ctl.setNoCSP(v)} title="ChatGPT's developer mode applies no CSP: a fetch, image or font from an origin widget.json does not declare works there and fails after submission, and in Claude and every other host.">
           No CSP
         </Toggle>
