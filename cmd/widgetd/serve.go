@@ -78,7 +78,7 @@ func parseServeFlags(args []string, stdout, stderr io.Writer) (cfg serveConfig, 
 	fs.StringVar(&cfg.basePath, "base-path", "/", "URL `path` prefix to serve under, e.g. /widgets")
 	fs.BoolVar(&cfg.metrics, "metrics", false, "serve Prometheus text-format metrics at /metrics")
 	fs.BoolVar(&cfg.accessLog, "access-log", true, "log one structured line per request to stderr")
-	fs.StringVar(&cfg.engine, "engine", "fast", "HTTP `engine` for plain HTTP: fast (pre-serialised responses for plain GET/HEAD, net/http for the rest) or net/http; HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
+	fs.StringVar(&cfg.engine, "engine", string(origin.DefaultEngine), "HTTP `engine` for plain HTTP: net/http (the standard library's server) or fast (opt-in: a hand-written HTTP/1.1 engine with pre-serialised responses for plain GET/HEAD, net/http for the rest; about 1.5-2x the requests per second); HTTPS always runs net/http (HTTP/2 and HTTP/1.1)")
 	fs.IntVar(&cfg.maxConns, "max-conns", origin.DefaultMaxConns, "most `connections` served at once; at the limit a new connection closes the one idle longest, and waits in the listen backlog while none is idle (0: no limit)")
 	addTLSFlags(fs, &cfg.tls)
 	fs.DurationVar(&cfg.shutdownTimeout, "shutdown-timeout", 10*time.Second, "how long (a `duration`) to let in-flight requests finish on shutdown")
