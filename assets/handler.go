@@ -134,7 +134,7 @@ func (o *origin) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 //
 // Conditional requests and Range are evaluated here, not by
 // http.ServeContent, because ServeContent answers about a fifth of the
-// requests pinned in internal/fastserve/testdata/origin.golden differently
+// requests pinned in origin/internal/fastserve/testdata/origin.golden differently
 // (24 of 120 when this was written): it adds Accept-Ranges to br and gzip
 // responses and applies Range to their bytes; answers a malformed range, an
 // unknown unit (RFC 9110 §14.2 says ignore it) or "Bytes=" with 416 instead

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
+	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -357,4 +360,25 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// loadRegistry loads a dist/ with a quiet logger.
+func loadRegistry(t *testing.T, dir string) *assets.Registry {
+	t.Helper()
+	reg, err := assets.Load(os.DirFS(dir), assets.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }

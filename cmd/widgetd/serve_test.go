@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/fastserve"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -157,33 +155,39 @@ func TestServeEngineFlag(t *testing.T) {
 	}
 }
 
-// TestServeObserverHit: a fast-engine hit is logged with the same fields as
-// a net/http request and counted in /metrics; with only metrics on it
-// allocates nothing.
-func TestServeObserverHit(t *testing.T) {
-	hit := fastserve.Hit{
-		Method: "GET", Target: []byte("/assets/a-X.js"), UserAgent: []byte("probe/1"),
-		Remote: &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 4242}, Status: 200, Bytes: 1234,
-		Encoding: "br", Duration: 3 * time.Millisecond,
-	}
-	var logb syncbuf.Buffer
-	both := &serveObserver{logger: slog.New(slog.NewJSONHandler(&logb, nil)), metrics: &serveMetrics{buildID: "b1"}}
-	both.hit(hit)
-	for _, want := range []string{`"msg":"request"`, `"method":"GET"`, `"path":"/assets/a-X.js"`, `"status":200`, `"bytes":1234`,
-		`"encoding":"br"`, `"duration":3000000`, `"remote":"127.0.0.1:4242"`, `"ua":"probe/1"`} {
-		if !strings.Contains(logb.String(), want) {
-			t.Errorf("access log lacks %s: %s", want, logb.String())
+// TestServeTLSFlags: HTTPS flag combinations that cannot work are usage
+// errors, and an unreadable certificate is a runtime error.
+func TestServeTLSFlags(t *testing.T) {
+	d := assetstest.New(t, assetstest.Options{})
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--tls-cert", "c.pem"}, exitUsage, "go together"},
+		{[]string{"--tls-cert", "c.pem", "--tls-key", "k.pem", "--acme-host", "a.example"}, exitUsage, "exclude each other"},
+		{[]string{"--acme-cache", "x"}, exitUsage, "need --acme-host"},
+		{[]string{"--redirect-addr", ":0"}, exitUsage, "needs --tls-cert"},
+		{[]string{"--acme-host", "*.example.com"}, exitUsage, "no ports, wildcards"},
+		{[]string{"--acme-host", "127.0.0.1"}, exitUsage, "no ports, wildcards"},
+		{[]string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, exitError, "TLS certificate"},
+	} {
+		var out, errb syncbuf.Buffer
+		args := append([]string{"--dir", d.Dir, "--addr", "127.0.0.1:0"}, tc.args...)
+		if got := runServe(context.Background(), args, &out, &errb); got != tc.code || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, got, errb.String(), tc.code, tc.want)
 		}
 	}
-	var m bytes.Buffer
-	both.metrics.write(&m)
-	if !strings.Contains(m.String(), `widgetd_http_requests_total{code="200",encoding="br"} 1`) ||
-		!strings.Contains(m.String(), `widgetd_http_response_bytes_total{encoding="br"} 1234`) {
-		t.Errorf("/metrics after one hit:\n%s", m.String())
-	}
+}
 
-	metricsOnly := &serveObserver{metrics: &serveMetrics{buildID: "b1"}}
-	if n := testing.AllocsPerRun(100, func() { metricsOnly.hit(hit) }); n != 0 {
-		t.Errorf("metrics-only hit: %v allocations, want 0", n)
+// TestServeDefaultAddrLoopback: without --addr, serve listens on loopback
+// only, and its help says so.
+func TestServeDefaultAddrLoopback(t *testing.T) {
+	var out, errb syncbuf.Buffer
+	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
+		t.Fatalf("-h: exit %d", code)
+	}
+	if !strings.Contains(out.String(), `(default "127.0.0.1:8080")`) {
+		t.Errorf("help does not show the loopback default:\n%s", out.String())
 	}
 }

@@ -1,7 +1,7 @@
 // Package acceptenc reads an Accept-Encoding request header (RFC 9110
 // §12.5.3) for the three content codings widgetd serves: br, gzip and
 // identity. The assets origin handler picks a representation with it and
-// internal/fastserve keys its memo of that handler's responses on the same
+// origin/internal/fastserve keys its memo of that handler's responses on the same
 // reading, so the two cannot disagree about what a header means. It uses
 // only the standard library (assets may import it) and allocates nothing.
 package acceptenc

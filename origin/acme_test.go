@@ -1,4 +1,4 @@
-package main
+package origin
 
 import (
 	"context"
@@ -109,11 +109,10 @@ func TestServeACMEPebble(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
 	cache := t.TempDir()
 	const host = "widgets.example.test"
-	lines, stderr := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false",
-		"--acme-host", host, "--acme-cache", cache, "--acme-directory", directory, "--acme-ca", caFile, "--acme-email", "ops@example.test",
-		"--redirect-addr", "127.0.0.1:0")
-	addr := strings.TrimPrefix(urlRE.FindString(lines[len(lines)-1]), "https://")
-	redirectURL := urlRE.FindString(lines[0])
+	base, redirectURL, stderr := startServe(t, d.Dir, Options{TLS: TLSOptions{
+		ACMEHosts: host, ACMECache: cache, ACMEDirectory: directory, ACMECA: caFile, ACMEEmail: "ops@example.test",
+		RedirectAddr: "127.0.0.1:0"}})
+	addr := strings.TrimPrefix(base, "https://")
 
 	// Pebble's issuing root is generated at start; the management interface
 	// hands it out.

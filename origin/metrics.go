@@ -1,4 +1,4 @@
-package main
+package origin
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/internal/fastserve"
+	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 
 // metricsHandler answers GET and HEAD /metrics in the Prometheus text format
@@ -43,7 +43,7 @@ func (o *serveObserver) accessLog(next http.Handler) http.Handler {
 	})
 }
 
-// serveObserver is the access log and metrics of widgetd serve, shared by
+// serveObserver is the access log and metrics of the origin, shared by
 // the net/http handler and the fast engine (through hit) so both record the
 // same fields.
 type serveObserver struct {
@@ -52,15 +52,15 @@ type serveObserver struct {
 }
 
 // newServeObserver returns nil when both the access log and metrics are off.
-func newServeObserver(reg *assets.Registry, cfg serveConfig, logger *slog.Logger) *serveObserver {
-	if !cfg.metrics && !cfg.accessLog {
+func newServeObserver(reg *assets.Registry, opts Options, logger *slog.Logger) *serveObserver {
+	if !opts.Metrics && !opts.AccessLog {
 		return nil
 	}
 	o := &serveObserver{}
-	if cfg.accessLog {
+	if opts.AccessLog {
 		o.logger = logger
 	}
-	if cfg.metrics {
+	if opts.Metrics {
 		o.metrics = &serveMetrics{buildID: reg.Manifest().BuildID}
 	}
 	return o

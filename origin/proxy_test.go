@@ -1,4 +1,4 @@
-package main
+package origin
 
 import (
 	"bytes"
@@ -55,10 +55,10 @@ func startRecordingOrigin(t *testing.T, dist, engine string) *recordingOrigin {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{dir: dist, basePath: "/", accessLog: true, metrics: true, engine: engine}
+	opts := Options{Registry: reg, AccessLog: true, Metrics: true, Engine: Engine(engine)}
 	var srv originServer
 	if engine == "net/http" {
-		h := newServeHandler(reg, cfg, quiet)
+		h := newServeHandler(reg, opts, quiet)
 		rec := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			o.inflight.Add(1)
 			defer o.inflight.Done()
@@ -70,7 +70,7 @@ func startRecordingOrigin(t *testing.T, dist, engine string) *recordingOrigin {
 		})
 		srv = newHTTPServer(context.Background(), rec, quiet, defaultServerLimits())
 	} else {
-		srv = newOriginServer(context.Background(), reg, cfg, slog.New(&accessLogRecorder{o: o}), defaultServerLimits())
+		srv = newOriginServer(context.Background(), opts, slog.New(&accessLogRecorder{o: o}), defaultServerLimits())
 	}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Close() })

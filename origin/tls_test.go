@@ -1,7 +1,6 @@
-package main
+package origin
 
 import (
-	"bufio"
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
@@ -19,7 +18,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -102,46 +100,54 @@ func (ca *testCA) issue(t *testing.T, serial int64, certFile, keyFile string) {
 	}
 }
 
-// startServeCLI runs `widgetd serve args...` until the end of the test and
-// returns its stdout lines up to and including the one that announces the
-// main listener, and its stderr.
-func startServeCLI(t *testing.T, args ...string) (lines []string, stderr *syncbuf.Buffer) {
+// startServe runs the origin for the dist/ in dir with opts (listening on
+// 127.0.0.1:0 unless opts.Addr says otherwise, and with `widgetd serve`'s
+// default connection cap and shutdown timeout unless opts set them) until
+// the end of the test, as `widgetd serve` runs it: the registry loaded with
+// the same options and logging to the same JSON log. It returns the main
+// listener's URL, the redirect listener's URL ("" without one) and the log.
+func startServe(t *testing.T, dir string, opts Options) (base, redirectURL string, stderr *syncbuf.Buffer) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
 	stderr = &syncbuf.Buffer{}
-	done := make(chan int, 1)
-	go func() {
-		done <- runServe(ctx, args, pw, stderr)
-		pw.Close()
-	}()
+	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	reg, err := assets.Load(os.DirFS(dir), assets.WithLogger(logger), assets.WithBasePath("/"), assets.WithDev(""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Registry, opts.Logger = reg, logger
+	if opts.Addr == "" {
+		opts.Addr = "127.0.0.1:0"
+	}
+	if opts.MaxConns == 0 {
+		opts.MaxConns = DefaultMaxConns
+	}
+	if opts.ShutdownTimeout == 0 {
+		opts.ShutdownTimeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := Listen(ctx, opts)
+	if err != nil {
+		cancel()
+		t.Fatalf("no startup: %v; stderr: %s", err, stderr.String())
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
-		case code := <-done:
-			if code != exitOK {
-				t.Errorf("serve exit %d; stderr: %s", code, stderr.String())
+		case err := <-done:
+			if err != nil {
+				t.Errorf("serve: %v; stderr: %s", err, stderr.String())
 			}
 		case <-time.After(15 * time.Second):
 			t.Error("serve did not stop after cancel")
 		}
 	})
-	br := bufio.NewReader(pr)
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("no startup line: %v; stderr: %s", err, stderr.String())
-		}
-		lines = append(lines, line)
-		if strings.Contains(line, " widgets)") {
-			break
-		}
+	if ra := srv.RedirectAddr(); ra != nil {
+		redirectURL = "http://" + ra.String()
 	}
-	go io.Copy(io.Discard, br)
-	return lines, stderr
+	return srv.Scheme() + "://" + srv.Addr().String(), redirectURL, stderr
 }
-
-var urlRE = regexp.MustCompile(`https?://[0-9.:]+`)
 
 // TestServeTLS: --tls-cert/--tls-key serve HTTPS with HTTP/2 (ALPN h2) and
 // HTTP/1.1, the handler's exact headers and bytes over both, pick up a
@@ -153,12 +159,10 @@ func TestServeTLS(t *testing.T) {
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	ca.issue(t, 100, certFile, keyFile)
-	lines, stderr := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--tls-cert", certFile, "--tls-key", keyFile,
-		"--redirect-addr", "127.0.0.1:0", "--access-log=false")
-	if len(lines) != 2 || !strings.Contains(lines[0], "redirecting http://") || !strings.Contains(lines[1], "https://") {
-		t.Fatalf("startup lines %q", lines)
+	base, redirectURL, stderr := startServe(t, d.Dir, Options{TLS: TLSOptions{CertFile: certFile, KeyFile: keyFile, RedirectAddr: "127.0.0.1:0"}})
+	if !strings.HasPrefix(redirectURL, "http://") || !strings.HasPrefix(base, "https://") {
+		t.Fatalf("main listener %q, redirect listener %q", base, redirectURL)
 	}
-	redirectURL, base := urlRE.FindString(lines[0]), urlRE.FindString(lines[1])
 
 	// The handler's own answer, for comparison.
 	reg := loadRegistry(t, d.Dir)
@@ -299,31 +303,6 @@ func FuzzRedirectToHTTPS(f *testing.F) {
 	})
 }
 
-// TestServeTLSFlags: HTTPS flag combinations that cannot work are usage
-// errors, and an unreadable certificate is a runtime error.
-func TestServeTLSFlags(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	for _, tc := range []struct {
-		args []string
-		code int
-		want string
-	}{
-		{[]string{"--tls-cert", "c.pem"}, exitUsage, "go together"},
-		{[]string{"--tls-cert", "c.pem", "--tls-key", "k.pem", "--acme-host", "a.example"}, exitUsage, "exclude each other"},
-		{[]string{"--acme-cache", "x"}, exitUsage, "need --acme-host"},
-		{[]string{"--redirect-addr", ":0"}, exitUsage, "needs --tls-cert"},
-		{[]string{"--acme-host", "*.example.com"}, exitUsage, "no ports, wildcards"},
-		{[]string{"--acme-host", "127.0.0.1"}, exitUsage, "no ports, wildcards"},
-		{[]string{"--tls-cert", "/nonexistent/c.pem", "--tls-key", "/nonexistent/k.pem"}, exitError, "TLS certificate"},
-	} {
-		var out, errb syncbuf.Buffer
-		args := append([]string{"--dir", d.Dir, "--addr", "127.0.0.1:0"}, tc.args...)
-		if got := runServe(context.Background(), args, &out, &errb); got != tc.code || !strings.Contains(errb.String(), tc.want) {
-			t.Errorf("serve %v: exit %d, stderr %q; want exit %d and %q", tc.args, got, errb.String(), tc.code, tc.want)
-		}
-	}
-}
-
 // loadRegistry loads a dist/ with a quiet logger.
 func loadRegistry(t *testing.T, dir string) *assets.Registry {
 	t.Helper()
@@ -332,16 +311,4 @@ func loadRegistry(t *testing.T, dir string) *assets.Registry {
 		t.Fatal(err)
 	}
 	return reg
-}
-
-// TestServeDefaultAddrLoopback: without --addr, serve listens on loopback
-// only, and its help says so.
-func TestServeDefaultAddrLoopback(t *testing.T) {
-	var out, errb syncbuf.Buffer
-	if code := runServe(context.Background(), []string{"-h"}, &out, &errb); code != exitOK {
-		t.Fatalf("-h: exit %d", code)
-	}
-	if !strings.Contains(out.String(), `(default "127.0.0.1:8080")`) {
-		t.Errorf("help does not show the loopback default:\n%s", out.String())
-	}
 }

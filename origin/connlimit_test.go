@@ -1,4 +1,4 @@
-package main
+package origin
 
 import (
 	"bufio"
@@ -19,8 +19,9 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/fastserve"
+	"github.com/widgetd/widgetd/internal/connlimit"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 
 // TestServeMaxConns: with --max-conns 2, on either engine, two connections
@@ -29,10 +30,10 @@ import (
 // reached, and the third is served as soon as one of the two closes.
 func TestServeMaxConns(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	for _, engine := range []string{"fast", "net/http"} {
-		t.Run(engine, func(t *testing.T) {
-			lines, stderr := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine, "--max-conns", "2")
-			addr := strings.TrimPrefix(urlRE.FindString(lines[len(lines)-1]), "http://")
+	for _, engine := range []Engine{EngineFast, EngineNetHTTP} {
+		t.Run(string(engine), func(t *testing.T) {
+			base, _, stderr := startServe(t, d.Dir, Options{Engine: engine, MaxConns: 2})
+			addr := strings.TrimPrefix(base, "http://")
 			dial := func() net.Conn {
 				t.Helper()
 				c, err := net.Dial("tcp", addr)
@@ -279,7 +280,7 @@ func (h *blockingHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, "ok")
 }
 
-// startWiredServer runs h as widgetd serve wires its servers (newHTTPServer,
+// startWiredServer runs h as Listen wires its servers (newHTTPServer,
 // fastOptions, tlsServer) on a loopback listener limited to maxConns. It
 // returns the base URL and the server's log.
 func startWiredServer(t *testing.T, engine string, tlsCfg *tls.Config, h http.Handler, maxConns int) (string, *syncbuf.Buffer) {
@@ -304,7 +305,7 @@ func startWiredServer(t *testing.T, engine string, tlsCfg *tls.Config, h http.Ha
 	if err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = srv.Serve(limitConns(ln, maxConns, logger, "main")) }()
+	go func() { _ = srv.Serve(connlimit.New(ln, maxConns, logger, "main")) }()
 	t.Cleanup(func() { srv.Close() })
 	return scheme + "://" + ln.Addr().String(), &logb
 }
@@ -314,7 +315,7 @@ func testTLSConfig(t *testing.T, ca *testCA) *tls.Config {
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	ca.issue(t, 101, certFile, keyFile)
-	setup, err := newHTTPSSetup(tlsFlags{certFile: certFile, keyFile: keyFile}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	setup, err := newHTTPSSetup(TLSOptions{CertFile: certFile, KeyFile: keyFile}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -486,13 +487,13 @@ func newLimitedServeFixture(t *testing.T) *limitedServeFixture {
 // its base URL, its log and the roots a TLS client trusts (nil otherwise).
 func (f *limitedServeFixture) start(t *testing.T, mode connMode, maxConns int) (string, *syncbuf.Buffer, *x509.CertPool) {
 	t.Helper()
-	args := []string{"--dir", f.dir, "--addr", "127.0.0.1:0", "--access-log=false", "--max-conns", strconv.Itoa(maxConns)}
+	opts := Options{MaxConns: maxConns}
 	var roots *x509.CertPool
 	if mode.tls {
-		args, roots = append(args, "--tls-cert", f.certFile, "--tls-key", f.keyFile), f.ca.pool()
+		opts.TLS, roots = TLSOptions{CertFile: f.certFile, KeyFile: f.keyFile}, f.ca.pool()
 	} else {
-		args = append(args, "--engine", mode.engine)
+		opts.Engine = Engine(mode.engine)
 	}
-	lines, stderr := startServeCLI(t, args...)
-	return urlRE.FindString(lines[len(lines)-1]), stderr, roots
+	base, _, stderr := startServe(t, f.dir, opts)
+	return base, stderr, roots
 }

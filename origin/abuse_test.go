@@ -1,4 +1,4 @@
-package main
+package origin
 
 import (
 	"bufio"
@@ -21,7 +21,7 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 )
 
-// startEngine runs widgetd serve's origin server (newOriginServer) with the
+// startEngine runs the origin's plain-HTTP server (newOriginServer) with the
 // given engine and limits on loopback, access log and metrics on.
 func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimits) (addr string, srv originServer) {
 	t.Helper()
@@ -30,8 +30,8 @@ func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimi
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := serveConfig{dir: d.Dir, basePath: "/", accessLog: true, metrics: true, engine: engine}
-	srv = newOriginServer(context.Background(), reg, cfg, logger, lim)
+	opts := Options{Registry: reg, AccessLog: true, Metrics: true, Engine: Engine(engine)}
+	srv = newOriginServer(context.Background(), opts, logger, lim)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimi
 	return ln.Addr().String(), srv
 }
 
-// startAbuseServer runs widgetd serve's origin server (newOriginServer, the
+// startAbuseServer runs the origin's plain-HTTP server (newOriginServer, the
 // fast engine unless engine says net/http) with the given limits on
 // loopback, access log and metrics on as in production.
 func startAbuseServer(t *testing.T, lim serverLimits, engine string) (addr string, d *assetstest.Dist) {
