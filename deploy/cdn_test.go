@@ -19,7 +19,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/internal/browsertest"
-	"github.com/widgetd/widgetd/internal/s3test"
+	"github.com/widgetd/widgetd/internal/daemontest"
 )
 
 // cdnConf stands nginx in front of the bucket as CloudFront or Cloudflare
@@ -64,7 +64,7 @@ http {
 // for the w/ prefix and its access log's path.
 func startCDN(t *testing.T, s *store) (base, accessLog string) {
 	t.Helper()
-	port := s3test.FreePort(t)
+	port := daemontest.FreePort(t)
 	conf := strings.NewReplacer("{{port}}", fmt.Sprint(port), "{{store}}", s.endpoint, "{{bucket}}", s.bucket).Replace(cdnConf)
 	n := nginxtest.Start(t, conf, port)
 	return fmt.Sprintf("http://127.0.0.1:%d/w", port), n.Path("access.log")

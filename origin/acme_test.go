@@ -16,25 +16,8 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/ci"
-	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/daemontest"
 )
-
-// pebbleBinary returns Pebble's path. CI installs it (Debian package
-// pebble), so there its absence fails the test; elsewhere the test is
-// skipped with a message that says how to install it.
-func pebbleBinary(t *testing.T) string {
-	t.Helper()
-	bin, err := exec.LookPath("pebble")
-	if err == nil {
-		return bin
-	}
-	if ci.Running() {
-		t.Fatalf("pebble (Let's Encrypt's ACME test server) is not installed, and CI is set: .ci/run installs it (apt-get install pebble)")
-	}
-	t.Skip("pebble not installed: apt-get install pebble to run the ACME test")
-	return ""
-}
 
 // startPebble runs Pebble on loopback with challenges always valid (there
 // is no DNS here; this Pebble spells the switch PEBBLE_VA_ALWAYS_VALID, the
@@ -43,18 +26,18 @@ func pebbleBinary(t *testing.T) string {
 // management interface.
 func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 	t.Helper()
-	bin := pebbleBinary(t)
+	bin := daemontest.Lookup(t, "pebble", "apt-get install -y pebble; .ci/run installs it")
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	ca.issue(t, 7, certFile, keyFile)
-	acmePort, mgmtPort := freePort(t), freePort(t)
+	acmePort, mgmtPort := daemontest.FreePort(t), daemontest.FreePort(t)
 	cfg := map[string]any{"pebble": map[string]any{
 		"listenAddress":           fmt.Sprintf("127.0.0.1:%d", acmePort),
 		"managementListenAddress": fmt.Sprintf("127.0.0.1:%d", mgmtPort),
 		"certificate":             certFile,
 		"privateKey":              keyFile,
-		"httpPort":                freePort(t),
-		"tlsPort":                 freePort(t),
+		"httpPort":                daemontest.FreePort(t),
+		"tlsPort":                 daemontest.FreePort(t),
 		"ocspResponderURL":        "",
 	}}
 	b, _ := json.Marshal(cfg)
@@ -65,16 +48,10 @@ func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-config", cfgFile)
 	cmd.Env = append(os.Environ(), "PEBBLE_VA_ALWAYS_VALID=1", "PEBBLE_VA_ALWAYSVALID=1", "PEBBLE_VA_NOSLEEP=1", "PEBBLE_WFE_NONCEREJECT=0")
-	var out syncbuf.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	p := daemontest.Start(t, cmd, cancel)
 	t.Cleanup(func() {
-		cancel()
-		_ = cmd.Wait()
 		if t.Failed() {
-			t.Logf("pebble output:\n%s", out.String())
+			t.Logf("pebble output:\n%s", p.Out.String())
 		}
 	})
 	directory = fmt.Sprintf("https://127.0.0.1:%d/dir", acmePort)
@@ -89,7 +66,7 @@ func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("pebble not answering at %s: %v\n%s", directory, err, out.String())
+			t.Fatalf("pebble not answering at %s: %v\n%s", directory, err, p.Out.String())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

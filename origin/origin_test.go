@@ -12,7 +12,7 @@ import (
 // TestListenRefuses: what Listen cannot run with is an error before anything
 // listens, and a busy port is reported with the listen error.
 func TestListenRefuses(t *testing.T) {
-	reg := loadRegistry(t, assetstest.New(t, assetstest.Options{}).Dir)
+	reg := assetstest.LoadDir(t, assetstest.New(t, assetstest.Options{}).Dir)
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -46,7 +46,7 @@ func TestListenRefuses(t *testing.T) {
 // (the fast engine is opt-in), and Close releases a listener Serve never
 // ran on.
 func TestListenDefaultEngine(t *testing.T) {
-	reg := loadRegistry(t, assetstest.New(t, assetstest.Options{}).Dir)
+	reg := assetstest.LoadDir(t, assetstest.New(t, assetstest.Options{}).Dir)
 	for _, tc := range []struct {
 		engine Engine
 		want   string

@@ -21,7 +21,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/ci"
+	"github.com/widgetd/widgetd/internal/daemontest"
 )
 
 // originRequest is one request as the origin saw it, with its answer.
@@ -165,83 +165,28 @@ sub vcl_backend_response {
 }
 `
 
-// lookDaemon finds the program name on PATH or in /usr/sbin, where Debian
-// installs daemons (nginx, varnishd) and which a non-root PATH may lack.
-func lookDaemon(name string) (string, error) {
-	bin, err := exec.LookPath(name)
-	if err != nil {
-		if _, serr := os.Stat("/usr/sbin/" + name); serr == nil {
-			return "/usr/sbin/" + name, nil
-		}
-	}
-	return bin, err
-}
-
 // startVarnish runs varnishd in the foreground in front of backendPort with
 // its working directory, VCL and storage under t.TempDir(). Compression
 // support is off so Varnish passes Accept-Encoding through and caches the
 // origin's precompressed variants by Vary.
 func startVarnish(t *testing.T, backendPort int) string {
 	t.Helper()
-	bin, err := lookDaemon("varnishd")
-	if err != nil {
-		if ci.Running() {
-			t.Fatalf("varnishd not found but CI is set: the caching-proxy test must run in CI (apt-get install -y varnish): %v", err)
-		}
-		t.Skipf("varnishd not found (apt-get install -y varnish); skipping the caching-proxy test locally: %v", err)
-	}
+	bin := daemontest.Lookup(t, "varnishd", "apt-get install -y varnish")
 	dir := t.TempDir()
 	vcl := filepath.Join(dir, "origin.vcl")
 	if err := os.WriteFile(vcl, []byte(fmt.Sprintf(varnishVCL, backendPort)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	port := freePort(t)
+	port := daemontest.FreePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-F", "-j", "none",
 		"-n", filepath.Join(dir, "work"), "-f", vcl,
 		"-a", fmt.Sprintf("127.0.0.1:%d", port), "-T", "127.0.0.1:0",
 		"-s", "malloc,32m", "-l", "16m",
 		"-p", "http_gzip_support=off")
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start varnishd: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cancel()
-		<-exited
-	})
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		select {
-		case err := <-exited:
-			t.Fatalf("varnishd exited: %v\n%s", err, out.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("varnishd did not listen on %s within 30s:\n%s", addr, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	daemontest.Start(t, cmd, cancel).WaitListening(t, addr, nil)
+	return "http://" + addr
 }
 
 // proxyClient is a client of the caching proxy with a realistic

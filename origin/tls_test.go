@@ -165,7 +165,7 @@ func TestServeTLS(t *testing.T) {
 	}
 
 	// The handler's own answer, for comparison.
-	reg := loadRegistry(t, d.Dir)
+	reg := assetstest.LoadDir(t, d.Dir)
 	want := httptest.NewRecorder()
 	wreq := httptest.NewRequest("GET", "/"+d.Asset, nil)
 	wreq.Header.Set("Accept-Encoding", "br")
@@ -301,14 +301,4 @@ func FuzzRedirectToHTTPS(f *testing.F) {
 			t.Fatalf("Host %q: redirected to %q", host, loc)
 		}
 	})
-}
-
-// loadRegistry loads a dist/ with a quiet logger.
-func loadRegistry(t *testing.T, dir string) *assets.Registry {
-	t.Helper()
-	reg, err := assets.Load(os.DirFS(dir), assets.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
 }

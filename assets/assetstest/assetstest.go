@@ -13,6 +13,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"maps"
 	"net/url"
 	"os"
@@ -74,11 +76,25 @@ func New(t testing.TB, o Options) *Dist {
 func Load(t testing.TB, o Options, opts ...assets.Option) (*assets.Registry, *Dist) {
 	t.Helper()
 	d := New(t, o)
-	reg, err := assets.Load(os.DirFS(d.Dir), opts...)
+	return load(t, d.Dir, opts), d
+}
+
+// LoadDir loads the dist already in dir with assets.Load, its log
+// discarded unless opts set a logger, for tests that build or copy a dist
+// themselves; it fails the test on any error.
+func LoadDir(t testing.TB, dir string, opts ...assets.Option) *assets.Registry {
+	t.Helper()
+	quiet := assets.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil)))
+	return load(t, dir, append([]assets.Option{quiet}, opts...))
+}
+
+func load(t testing.TB, dir string, opts []assets.Option) *assets.Registry {
+	t.Helper()
+	reg, err := assets.Load(os.DirFS(dir), opts...)
 	if err != nil {
 		t.Fatalf("assetstest: load: %v", err)
 	}
-	return reg, d
+	return reg
 }
 
 type writer struct {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/internal/daemontest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -25,7 +26,7 @@ func TestDevTunnelNeedsProgram(t *testing.T) {
 		"widgets/hi/index.ts":    `document.body.append("hi");`,
 	})
 	t.Setenv("PATH", t.TempDir())
-	port := freePort(t)
+	port := daemontest.FreePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
 	for _, tc := range []struct {
 		name string
@@ -80,7 +81,7 @@ func TestDevTunnelReal(t *testing.T) {
 	var out, errb syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"dev", "--root", root, "--addr", fmt.Sprintf("127.0.0.1:%d", freePort(t)), "--tunnel"}, &out, &errb)
+		done <- run(ctx, []string{"dev", "--root", root, "--addr", fmt.Sprintf("127.0.0.1:%d", daemontest.FreePort(t)), "--tunnel"}, &out, &errb)
 	}()
 	defer func() { cancel(); <-done }()
 	deadline := time.Now().Add(90 * time.Second)

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
-	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,7 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/internal/daemontest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -79,7 +78,7 @@ const nginxProxyRules = `      proxy_http_version 1.1;
 // and returns the URLs of its plain load balancer and of its caching one.
 func startNginxLB(t *testing.T, r1, r2 int) (lb, cached string) {
 	t.Helper()
-	lbPort, cachePort := freePort(t), freePort(t)
+	lbPort, cachePort := daemontest.FreePort(t), daemontest.FreePort(t)
 	conf := strings.NewReplacer("{{r1}}", fmt.Sprint(r1), "{{r2}}", fmt.Sprint(r2),
 		"{{lb}}", fmt.Sprint(lbPort), "{{cache}}", fmt.Sprint(cachePort), "{{proxy}}", nginxProxyRules).Replace(nginxLBConf)
 	nginxtest.Start(t, conf, lbPort, cachePort)
@@ -131,7 +130,7 @@ func (r *replica) stop(t *testing.T) {
 // publicURL in the HTML.
 func templateURIs(t *testing.T, dist, publicURL string) []string {
 	t.Helper()
-	reg := loadRegistry(t, dist)
+	reg := assetstest.LoadDir(t, dist)
 	seen := map[string]bool{}
 	ref := regexp.MustCompile(regexp.QuoteMeta(publicURL) + `[A-Za-z0-9._~/-]+`)
 	for _, w := range reg.Manifest().Widgets {
@@ -191,7 +190,7 @@ func TestRollingDeployBehindNginx(t *testing.T) {
 		t.Fatalf("build B changes %d URIs (%v vs %v): the roll tests nothing", onlyB, urisA, urisB)
 	}
 
-	p1, p2 := freePort(t), freePort(t)
+	p1, p2 := daemontest.FreePort(t), daemontest.FreePort(t)
 	lb, cached := startNginxLB(t, p1, p2)
 	r1, r2 := startReplica(t, distA, p1), startReplica(t, distA, p2)
 	t.Cleanup(func() { r1.cancel(); r2.cancel() })
@@ -360,25 +359,4 @@ func containsString(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// freePort returns a loopback port that was free a moment ago.
-func freePort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// loadRegistry loads a dist/ with a quiet logger.
-func loadRegistry(t *testing.T, dir string) *assets.Registry {
-	t.Helper()
-	reg, err := assets.Load(os.DirFS(dir), assets.WithLogger(slog.New(slog.NewJSONHandler(io.Discard, nil))))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
 }

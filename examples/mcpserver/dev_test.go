@@ -33,6 +33,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/daemontest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -366,7 +367,7 @@ func startDevOnHello(t *testing.T, proxy bool) (*devUnderTest, editable) {
 	opts := devserver.Options{Root: root, WidgetsDir: filepath.Join(root, "widgets"), Addr: "127.0.0.1:0", Log: &syncbuf.Buffer{}, PollInterval: 20 * time.Millisecond}
 	nginxPort := 0
 	if proxy {
-		nginxPort = freeTCPPort(t)
+		nginxPort = daemontest.FreePort(t)
 		d.public = fmt.Sprintf("https://%s:%d", publicDevHost, nginxPort)
 		opts.PublicURL = d.public
 	}
@@ -490,16 +491,6 @@ func writeCert(t *testing.T, dir string) (string, *x509.CertPool) {
 	pool := x509.NewCertPool()
 	pool.AddCert(cert)
 	return base64.StdEncoding.EncodeToString(sum[:]), pool
-}
-
-func freeTCPPort(t *testing.T) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
 }
 
 // checkProxiedGuards checks widgetd dev's guards under the public name:

@@ -7,22 +7,15 @@ package nginxtest
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
-	"github.com/widgetd/widgetd/internal/ci"
-	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/daemontest"
 )
-
-// startTimeout bounds how long Start waits for nginx to listen; generous,
-// for a loaded CI runner.
-const startTimeout = 30 * time.Second
 
 // Server is a running nginx.
 type Server struct {
@@ -44,7 +37,7 @@ func (s *Server) Path(name string) string { return filepath.Join(s.Prefix, name)
 // the master stops its workers (a killed master would leave them running).
 func Start(t testing.TB, conf string, ready ...int) *Server {
 	t.Helper()
-	bin := lookup(t)
+	bin := daemontest.Lookup(t, "nginx", "apt-get install -y nginx")
 	s := &Server{Prefix: t.TempDir()}
 	if err := os.MkdirAll(s.Path("tmp"), 0o755); err != nil {
 		t.Fatal(err)
@@ -60,59 +53,13 @@ func Start(t testing.TB, conf string, ready ...int) *Server {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "-p", s.Prefix, "-c", cf, "-g", "daemon off;")
-	out := &syncbuf.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
 	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start nginx: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cancel(); <-exited })
+	p := daemontest.Start(t, cmd, cancel)
 	for _, port := range ready {
-		s.waitListening(t, port, exited, out, conf)
+		p.WaitListening(t, fmt.Sprintf("127.0.0.1:%d", port), func() string {
+			errorLog, _ := os.ReadFile(s.Path("error.log"))
+			return string(errorLog) + "\n" + conf
+		})
 	}
 	return s
-}
-
-// lookup finds nginx on PATH or where Debian puts it (/usr/sbin is not on
-// every user's PATH).
-func lookup(t testing.TB) string {
-	t.Helper()
-	if bin, err := exec.LookPath("nginx"); err == nil {
-		return bin
-	}
-	if _, err := os.Stat("/usr/sbin/nginx"); err == nil {
-		return "/usr/sbin/nginx"
-	}
-	if ci.Running() {
-		t.Fatal("nginx not found and CI is set: this test must run in CI (apt-get install -y nginx)")
-	}
-	t.Skip("nginx not found (apt-get install -y nginx)")
-	return ""
-}
-
-// waitListening waits until 127.0.0.1:port accepts a connection, failing
-// with nginx's output, error log and config when nginx exits first or
-// startTimeout passes.
-func (s *Server) waitListening(t testing.TB, port int, exited <-chan error, out *syncbuf.Buffer, conf string) {
-	t.Helper()
-	addr := fmt.Sprintf("127.0.0.1:%d", port)
-	deadline := time.After(startTimeout)
-	for {
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return
-		}
-		errorLog, _ := os.ReadFile(s.Path("error.log"))
-		select {
-		case err := <-exited:
-			t.Fatalf("nginx exited (%v) before listening on %s:\n%s\n%s\n%s", err, addr, out.String(), errorLog, conf)
-		case <-deadline:
-			t.Fatalf("nginx did not listen on %s within %s:\n%s\n%s\n%s", addr, startTimeout, out.String(), errorLog, conf)
-		case <-time.After(50 * time.Millisecond):
-		}
-	}
 }

@@ -10,7 +10,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,7 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3"
 
 	"github.com/widgetd/widgetd/internal/ci"
-	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/daemontest"
 )
 
 // Version is the versitygw release the tests run.
@@ -84,21 +83,12 @@ func Start(t *testing.T) *Store {
 	t.Helper()
 	bin := Binary(t)
 	dir := t.TempDir()
-	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
+	addr := fmt.Sprintf("127.0.0.1:%d", daemontest.FreePort(t))
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, "--port", addr, "posix", dir)
 	cmd.Env = append(os.Environ(), "ROOT_ACCESS_KEY="+AccessKey, "ROOT_SECRET_KEY="+SecretKey)
-	out := &syncbuf.Buffer{}
-	cmd.Stdout, cmd.Stderr = out, out
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		cancel()
-		t.Fatalf("start versitygw: %v", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
-	t.Cleanup(func() { cancel(); <-exited })
-	WaitListening(t, addr, exited, out)
+	p := daemontest.Start(t, cmd, cancel)
+	p.WaitListening(t, addr, nil)
 
 	t.Setenv("AWS_ACCESS_KEY_ID", AccessKey)
 	t.Setenv("AWS_SECRET_ACCESS_KEY", SecretKey)
@@ -110,7 +100,7 @@ func Start(t *testing.T) *Store {
 
 	s := &Store{Endpoint: "http://" + addr, Bucket: Bucket}
 	if err := s.makeBucket(); err != nil {
-		t.Fatalf("%v\n%s", err, out.String())
+		t.Fatalf("%v\n%s", err, p.Out.String())
 	}
 	return s
 }
@@ -136,36 +126,4 @@ func (s *Store) makeBucket() error {
 		return fmt.Errorf("make the bucket publicly readable: %w", err)
 	}
 	return nil
-}
-
-// FreePort returns a loopback TCP port that was free a moment ago.
-func FreePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// WaitListening waits until addr accepts connections, failing t if the
-// process exits first (its output in out) or 30 s pass.
-func WaitListening(t testing.TB, addr string, exited <-chan error, out *syncbuf.Buffer) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; {
-		select {
-		case err := <-exited:
-			t.Fatalf("server for %s exited: %v\n%s", addr, err, out.String())
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nothing listened on %s within 30s:\n%s", addr, out.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
