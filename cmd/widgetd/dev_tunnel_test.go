@@ -73,10 +73,7 @@ func TestDevTunnelReal(t *testing.T) {
 	if err != nil {
 		t.Skip("neither cloudflared nor ngrok is installed; TestDevTunnelNeedsProgram covers that case")
 	}
-	root := writeProject(t, map[string]string{
-		"widgets/hi/widget.json": `{"title": "Hi"}`,
-		"widgets/hi/index.ts":    `document.body.append("hi");`,
-	})
+	root := startupProject(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out, errb syncbuf.Buffer
 	done := make(chan int, 1)
@@ -111,25 +108,15 @@ func TestDevTunnelReal(t *testing.T) {
 // dev URL for the server, the asset manifest, the public MCP URL, and the
 // ChatGPT and Claude connector settings.
 func TestDevPublicURLPrintsConnectorSettings(t *testing.T) {
-	root := writeProject(t, map[string]string{
-		"widgets/hi/widget.json": `{"title": "Hi"}`,
-		"widgets/hi/index.ts":    `document.body.append("hi");`,
-	})
-	ctx, cancel := context.WithCancel(context.Background())
-	var out, errb syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run(ctx, []string{"dev", "--root", root, "--addr", "127.0.0.1:0", "--public-url", "https://dev.example.com",
-			"--mcp", "http://127.0.0.1:1/mcp"}, &out, &errb)
-	}()
+	_, out, errb, stop := startDevCmd(t, []string{"--root", startupProject(t), "--addr", "127.0.0.1:0",
+		"--public-url", "https://dev.example.com", "--mcp", "http://127.0.0.1:1/mcp"})
 	for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "Claude:"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("no connector settings printed:\n%s\n%s", out.String(), errb.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	cancel()
-	if code := <-done; code != exitOK {
+	if code := stop(); code != exitOK {
 		t.Errorf("exit %d after Ctrl-C", code)
 	}
 	for _, want := range []string{

@@ -16,13 +16,9 @@ import (
 // widgets type-check; tsc missing is a failure with the command that fixes
 // it. A progress line goes to progress (nil: none) first: tsc takes seconds.
 func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr, progress io.Writer) bool {
-	dir := widgetsDir
-	if dir == "" {
-		var err error
-		if dir, _, err = projectDirs(root); err != nil {
-			printError(stderr, err)
-			return false
-		}
+	dir, ok := widgetsDirOf(root, widgetsDir, stderr)
+	if !ok {
+		return false
 	}
 	progressf(progress, "widgetd %s --types: type-checking %s with tsc --noEmit…", cmd, dir)
 	diags, err := typecheck.Run(ctx, dir)
@@ -48,13 +44,9 @@ func typeCheck(ctx context.Context, cmd, root, widgetsDir string, stderr, progre
 // tools.gen.d.ts records and reports whether every such file matches (no
 // generated files: fresh). A stale file is a file:1:1 error.
 func generatedTypesFresh(ctx context.Context, root, widgetsDir string, stderr, progress io.Writer) bool {
-	dir := widgetsDir
-	if dir == "" {
-		var err error
-		if dir, _, err = projectDirs(root); err != nil {
-			printError(stderr, err)
-			return false
-		}
+	dir, ok := widgetsDirOf(root, widgetsDir, stderr)
+	if !ok {
+		return false
 	}
 	existing, err := typesgen.Existing(dir)
 	if err != nil || len(existing) == 0 {
@@ -74,4 +66,19 @@ func generatedTypesFresh(ctx context.Context, root, widgetsDir string, stderr, p
 		return false
 	}
 	return true
+}
+
+// widgetsDirOf returns widgetsDir, or when it is empty the widgets folder of
+// the project at root; it prints why and reports false when that cannot be
+// read.
+func widgetsDirOf(root, widgetsDir string, stderr io.Writer) (string, bool) {
+	if widgetsDir != "" {
+		return widgetsDir, true
+	}
+	dir, _, err := projectDirs(root)
+	if err != nil {
+		printError(stderr, err)
+		return "", false
+	}
+	return dir, true
 }
