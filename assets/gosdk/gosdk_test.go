@@ -30,18 +30,8 @@ func TestInMemory(t *testing.T) {
 	if err := gosdk.AttachWidget(tool, reg, "nope", assets.ToolOptions{}); err == nil {
 		t.Error("AttachWidget accepted an unknown widget")
 	}
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectInMemory(t, ctx, s)
 	if cs.InitializeResult().Capabilities.Extensions[assets.ExtensionID] == nil {
 		t.Error("extension not advertised")
 	}
@@ -90,3 +80,21 @@ func TestAudit(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// connectInMemory connects a go-sdk client to s over the SDK's in-memory
+// transport; both sessions close when t ends.
+func connectInMemory(t *testing.T, ctx context.Context, s *mcp.Server) *mcp.ClientSession {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}

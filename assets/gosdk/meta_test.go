@@ -35,21 +35,6 @@ type searchIn struct {
 	Photo fileRef `json:"photo"`
 }
 
-// hintsOut echoes what the handler saw, so the test asserts it end to end.
-type hintsOut struct {
-	Locale, UserAgent, Subject, Session, Organization, City string
-	Latitude                                                *float64
-	UI                                                      bool
-}
-
-// everyField sets every ToolOptions field, so the golden holds each key.
-var everyField = assets.ToolOptions{
-	Visibility: []string{assets.VisibilityModel, assets.VisibilityApp},
-	Invoking:   "Searching…", Invoked: "Results ready",
-	FileParams:      []string{"photo"},
-	SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityNoAuth}, {Type: assets.SecurityOAuth2, Scopes: []string{"search.read"}}},
-}
-
 func metaServer(t *testing.T) *mcp.Server {
 	t.Helper()
 	reg, _ := assetstest.Load(t, assetstest.Options{})
@@ -58,12 +43,12 @@ func metaServer(t *testing.T) *mcp.Server {
 	gosdk.AddSecuritySchemes(s)
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	search := &mcp.Tool{Name: "search", Description: "Search with a widget.", Annotations: ann}
-	if err := gosdk.AttachWidget(search, reg, "counter", everyField); err != nil {
+	if err := gosdk.AttachWidget(search, reg, "counter", assetstest.EveryToolOption()); err != nil {
 		t.Fatal(err)
 	}
-	mcp.AddTool(s, search, func(_ context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, hintsOut, error) {
+	mcp.AddTool(s, search, func(_ context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, assetstest.HintsSeen, error) {
 		h := gosdk.ClientHints(req)
-		out := hintsOut{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: gosdk.SupportsUI(req)}
+		out := assetstest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: gosdk.SupportsUI(req)}
 		if h.Location != nil {
 			out.City, out.Latitude = h.Location.City, h.Location.Latitude
 		}
@@ -153,11 +138,11 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 		caps   *mcp.ClientCapabilities
 		meta   mcp.Meta
 		wantUI bool
-		want   hintsOut
+		want   assetstest.HintsSeen
 	}{
-		{"ui client with hints", uiCaps, hints, true, hintsOut{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72)}},
-		{"client without the extension", &mcp.ClientCapabilities{}, nil, false, hintsOut{}},
-		{"extension without the mcp-app type", otherCaps, mcp.Meta{"webplus/i18n": "fr-FR", "openai/userLocation": "Paris"}, false, hintsOut{Locale: "fr-FR"}},
+		{"ui client with hints", uiCaps, hints, true, assetstest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72)}},
+		{"client without the extension", &mcp.ClientCapabilities{}, nil, false, assetstest.HintsSeen{}},
+		{"extension without the mcp-app type", otherCaps, mcp.Meta{"webplus/i18n": "fr-FR", "openai/userLocation": "Paris"}, false, assetstest.HintsSeen{Locale: "fr-FR"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mcp.NewClient(&mcp.Implementation{Name: "openai-mcp", Version: "1"}, &mcp.ClientOptions{Capabilities: tc.caps})
@@ -170,7 +155,7 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("call: %v %+v", err, res)
 			}
-			var got hintsOut
+			var got assetstest.HintsSeen
 			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -221,7 +206,7 @@ func TestSupportsUIBothProtocols(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("%s: call: %v %+v", version, err, res)
 			}
-			var got hintsOut
+			var got assetstest.HintsSeen
 			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -266,7 +251,7 @@ func TestClientHintsLocaleFromInitialize(t *testing.T) {
 			t.Fatal(err)
 		}
 		var res struct {
-			StructuredContent hintsOut `json:"structuredContent"`
+			StructuredContent assetstest.HintsSeen `json:"structuredContent"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil || res.StructuredContent.Locale != tc.want {
 			t.Errorf("call _meta %v: locale %q, want %q (%v, %s)", tc.meta, res.StructuredContent.Locale, tc.want, err, raw)

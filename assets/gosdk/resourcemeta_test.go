@@ -18,18 +18,8 @@ func TestResourceMetaOnTheWire(t *testing.T) {
 	reg, _ := assetstest.Load(t, assetstest.Options{EveryMetaField: true})
 	s := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, &mcp.ServerOptions{Capabilities: gosdk.AddExtension(nil)})
 	gosdk.AddResources(s, reg, nil)
-	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
-	ss, err := s.Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := connectInMemory(t, ctx, s)
 	list, err := cs.ListResources(ctx, nil)
 	if err != nil {
 		t.Fatal(err)

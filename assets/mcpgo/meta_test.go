@@ -22,21 +22,6 @@ var update = flag.Bool("update", false, "rewrite testdata/*.golden.json (a diff 
 
 const fileInput = `{"type":"object","properties":{"q":{"type":"string"},"photo":{"type":"object","properties":{"download_url":{"type":"string"},"file_id":{"type":"string"},"mime_type":{"type":"string"},"file_name":{"type":"string"}},"required":["download_url","file_id"]}},"required":["q"]}`
 
-// hintsOut echoes what the handler saw, so the test asserts it end to end.
-type hintsOut struct {
-	Locale, UserAgent, Subject, Session, Organization, City string
-	Latitude                                                *float64
-	UI                                                      bool
-}
-
-// everyField sets every ToolOptions field, so the golden holds each key.
-var everyField = assets.ToolOptions{
-	Visibility: []string{assets.VisibilityModel, assets.VisibilityApp},
-	Invoking:   "Searching…", Invoked: "Results ready",
-	FileParams:      []string{"photo"},
-	SecuritySchemes: []assets.SecurityScheme{{Type: assets.SecurityNoAuth}, {Type: assets.SecurityOAuth2, Scopes: []string{"search.read"}}},
-}
-
 func metaServer(t *testing.T) *server.MCPServer {
 	t.Helper()
 	reg, _ := assetstest.Load(t, assetstest.Options{})
@@ -44,15 +29,15 @@ func metaServer(t *testing.T) *server.MCPServer {
 	mcpgo.AddResources(s, reg, nil)
 	ann := []mcp.ToolOption{mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false)}
 	search := mcp.NewToolWithRawSchema("search", "Search with a widget.", json.RawMessage(fileInput))
-	for _, o := range append(ann, mcp.WithOutputSchema[hintsOut]()) {
+	for _, o := range append(ann, mcp.WithOutputSchema[assetstest.HintsSeen]()) {
 		o(&search)
 	}
-	if err := mcpgo.AttachWidget(&search, reg, "counter", everyField); err != nil {
+	if err := mcpgo.AttachWidget(&search, reg, "counter", assetstest.EveryToolOption()); err != nil {
 		t.Fatal(err)
 	}
 	s.AddTool(search, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		h := mcpgo.ClientHints(req.Params.Meta)
-		out := hintsOut{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: mcpgo.SupportsUI(ctx)}
+		out := assetstest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: mcpgo.SupportsUI(ctx)}
 		if h.Location != nil {
 			out.City, out.Latitude = h.Location.City, h.Location.Latitude
 		}
@@ -119,11 +104,11 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 			name string
 			ext  map[string]any
 			meta map[string]any
-			want hintsOut
+			want assetstest.HintsSeen
 		}{
-			{"ui client with hints", withUI, hints, hintsOut{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72), UI: true}},
-			{"client without the extension", nil, nil, hintsOut{}},
-			{"extension without mimeTypes", map[string]any{assets.ExtensionID: map[string]any{}}, map[string]any{"openai/locale": 7}, hintsOut{}},
+			{"ui client with hints", withUI, hints, assetstest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72), UI: true}},
+			{"client without the extension", nil, nil, assetstest.HintsSeen{}},
+			{"extension without mimeTypes", map[string]any{assets.ExtensionID: map[string]any{}}, map[string]any{"openai/locale": 7}, assetstest.HintsSeen{}},
 		} {
 			t.Run(version+"/"+tc.name, func(t *testing.T) {
 				got := callSearch(t, srv.URL+"/mcp", version, tc.ext, tc.meta)
@@ -164,7 +149,7 @@ func TestResult(t *testing.T) {
 
 // callSearch connects an mcp-go client speaking version with the given
 // capability extensions and calls search with _meta meta.
-func callSearch(t *testing.T, url, version string, ext, meta map[string]any) hintsOut {
+func callSearch(t *testing.T, url, version string, ext, meta map[string]any) assetstest.HintsSeen {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -197,7 +182,7 @@ func callSearch(t *testing.T, url, version string, ext, meta map[string]any) hin
 	if err != nil || res.IsError {
 		t.Fatalf("call: %v %+v", err, res)
 	}
-	var out hintsOut
+	var out assetstest.HintsSeen
 	if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &out); err != nil {
 		t.Fatal(err)
 	}
