@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	mcpgoclient "github.com/mark3labs/mcp-go/client"
 	mcpgomcp "github.com/mark3labs/mcp-go/mcp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/assets/gosdk"
+	"github.com/widgetd/widgetd/assets/internal/adaptertest"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden.json (a diff means the tools/list wire output changed)")
@@ -43,12 +43,12 @@ func metaServer(t *testing.T) *mcp.Server {
 	gosdk.AddSecuritySchemes(s)
 	ann := &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: ptr(false), OpenWorldHint: ptr(false)}
 	search := &mcp.Tool{Name: "search", Description: "Search with a widget.", Annotations: ann}
-	if err := gosdk.AttachWidget(search, reg, "counter", assetstest.EveryToolOption()); err != nil {
+	if err := gosdk.AttachWidget(search, reg, "counter", adaptertest.EveryToolOption()); err != nil {
 		t.Fatal(err)
 	}
-	mcp.AddTool(s, search, func(_ context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, assetstest.HintsSeen, error) {
+	mcp.AddTool(s, search, func(_ context.Context, req *mcp.CallToolRequest, in searchIn) (*mcp.CallToolResult, adaptertest.HintsSeen, error) {
 		h := gosdk.ClientHints(req)
-		out := assetstest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: gosdk.SupportsUI(req)}
+		out := adaptertest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: gosdk.SupportsUI(req)}
 		if h.Location != nil {
 			out.City, out.Latitude = h.Location.City, h.Location.Latitude
 		}
@@ -138,11 +138,11 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 		caps   *mcp.ClientCapabilities
 		meta   mcp.Meta
 		wantUI bool
-		want   assetstest.HintsSeen
+		want   adaptertest.HintsSeen
 	}{
-		{"ui client with hints", uiCaps, hints, true, assetstest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72)}},
-		{"client without the extension", &mcp.ClientCapabilities{}, nil, false, assetstest.HintsSeen{}},
-		{"extension without the mcp-app type", otherCaps, mcp.Meta{"webplus/i18n": "fr-FR", "openai/userLocation": "Paris"}, false, assetstest.HintsSeen{Locale: "fr-FR"}},
+		{"ui client with hints", uiCaps, hints, true, adaptertest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72)}},
+		{"client without the extension", &mcp.ClientCapabilities{}, nil, false, adaptertest.HintsSeen{}},
+		{"extension without the mcp-app type", otherCaps, mcp.Meta{"webplus/i18n": "fr-FR", "openai/userLocation": "Paris"}, false, adaptertest.HintsSeen{Locale: "fr-FR"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := mcp.NewClient(&mcp.Implementation{Name: "openai-mcp", Version: "1"}, &mcp.ClientOptions{Capabilities: tc.caps})
@@ -155,7 +155,7 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 			if err != nil || res.IsError {
 				t.Fatalf("call: %v %+v", err, res)
 			}
-			var got assetstest.HintsSeen
+			var got adaptertest.HintsSeen
 			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
 				t.Fatal(err)
 			}
@@ -180,41 +180,11 @@ func TestSupportsUIBothProtocols(t *testing.T) {
 	withUI := map[string]any{assets.ExtensionID: map[string]any{"mimeTypes": []any{assets.MIMETypeMCPApp}}}
 	for version, url := range map[string]string{"2025-06-18": stateful.URL, mcpgomcp.LATEST_PROTOCOL_VERSION: stateless.URL} {
 		for _, ext := range []map[string]any{withUI, nil} {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			c, err := mcpgoclient.NewStreamableHttpClient(url)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := c.Start(ctx); err != nil {
-				t.Fatal(err)
-			}
-			init := mcpgomcp.InitializeRequest{}
-			init.Params.ProtocolVersion = version
-			init.Params.ClientInfo = mcpgomcp.Implementation{Name: "c", Version: "1"}
-			init.Params.Capabilities.Extensions = ext
-			ir, err := c.Initialize(ctx, init)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if ir.ProtocolVersion != version {
-				t.Fatalf("asked for protocol %s, negotiated %s: the test would not cover that era", version, ir.ProtocolVersion)
-			}
-			req := mcpgomcp.CallToolRequest{}
-			req.Params.Name = "search"
-			req.Params.Arguments = map[string]any{"q": "x", "photo": map[string]any{"download_url": "u", "file_id": "f"}}
-			res, err := c.CallTool(ctx, req)
-			if err != nil || res.IsError {
-				t.Fatalf("%s: call: %v %+v", version, err, res)
-			}
-			var got assetstest.HintsSeen
-			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
-				t.Fatal(err)
-			}
+			got := adaptertest.CallSearch(t, adaptertest.Call{URL: url, Version: version, Client: "c", Extensions: ext,
+				Args: map[string]any{"q": "x", "photo": map[string]any{"download_url": "u", "file_id": "f"}}})
 			if got.UI != (ext != nil) {
-				t.Errorf("protocol %s (negotiated %s), extensions %v: SupportsUI = %v", version, ir.ProtocolVersion, ext, got.UI)
+				t.Errorf("protocol %s, extensions %v: SupportsUI = %v", version, ext, got.UI)
 			}
-			c.Close()
-			cancel()
 		}
 	}
 }
@@ -251,7 +221,7 @@ func TestClientHintsLocaleFromInitialize(t *testing.T) {
 			t.Fatal(err)
 		}
 		var res struct {
-			StructuredContent assetstest.HintsSeen `json:"structuredContent"`
+			StructuredContent adaptertest.HintsSeen `json:"structuredContent"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil || res.StructuredContent.Locale != tc.want {
 			t.Errorf("call _meta %v: locale %q, want %q (%v, %s)", tc.meta, res.StructuredContent.Locale, tc.want, err, raw)

@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/internal/adaptertest"
 	"github.com/widgetd/widgetd/assets/mcpgo"
 )
 
@@ -29,15 +29,15 @@ func metaServer(t *testing.T) *server.MCPServer {
 	mcpgo.AddResources(s, reg, nil)
 	ann := []mcp.ToolOption{mcp.WithReadOnlyHintAnnotation(true), mcp.WithDestructiveHintAnnotation(false), mcp.WithOpenWorldHintAnnotation(false)}
 	search := mcp.NewToolWithRawSchema("search", "Search with a widget.", json.RawMessage(fileInput))
-	for _, o := range append(ann, mcp.WithOutputSchema[assetstest.HintsSeen]()) {
+	for _, o := range append(ann, mcp.WithOutputSchema[adaptertest.HintsSeen]()) {
 		o(&search)
 	}
-	if err := mcpgo.AttachWidget(&search, reg, "counter", assetstest.EveryToolOption()); err != nil {
+	if err := mcpgo.AttachWidget(&search, reg, "counter", adaptertest.EveryToolOption()); err != nil {
 		t.Fatal(err)
 	}
 	s.AddTool(search, func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		h := mcpgo.ClientHints(req.Params.Meta)
-		out := assetstest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: mcpgo.SupportsUI(ctx)}
+		out := adaptertest.HintsSeen{Locale: h.Locale, UserAgent: h.UserAgent, Subject: h.Subject, Session: h.Session, Organization: h.Organization, UI: mcpgo.SupportsUI(ctx)}
 		if h.Location != nil {
 			out.City, out.Latitude = h.Location.City, h.Location.Latitude
 		}
@@ -104,14 +104,15 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 			name string
 			ext  map[string]any
 			meta map[string]any
-			want assetstest.HintsSeen
+			want adaptertest.HintsSeen
 		}{
-			{"ui client with hints", withUI, hints, assetstest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72), UI: true}},
-			{"client without the extension", nil, nil, assetstest.HintsSeen{}},
-			{"extension without mimeTypes", map[string]any{assets.ExtensionID: map[string]any{}}, map[string]any{"openai/locale": 7}, assetstest.HintsSeen{}},
+			{"ui client with hints", withUI, hints, adaptertest.HintsSeen{Locale: "pt-PT", UserAgent: "ChatGPT/1.2025", Subject: "anon-user", Session: "anon-conv", Organization: "anon-org", City: "Lisbon", Latitude: ptr(38.72), UI: true}},
+			{"client without the extension", nil, nil, adaptertest.HintsSeen{}},
+			{"extension without mimeTypes", map[string]any{assets.ExtensionID: map[string]any{}}, map[string]any{"openai/locale": 7}, adaptertest.HintsSeen{}},
 		} {
 			t.Run(version+"/"+tc.name, func(t *testing.T) {
-				got := callSearch(t, srv.URL+"/mcp", version, tc.ext, tc.meta)
+				got := adaptertest.CallSearch(t, adaptertest.Call{URL: srv.URL + "/mcp", Version: version, Client: "openai-mcp",
+					Extensions: tc.ext, Meta: tc.meta, Args: map[string]any{"q": "x"}})
 				if a, b := mustJSON(t, got), mustJSON(t, tc.want); string(a) != string(b) {
 					t.Errorf("handler saw %s, want %s", a, b)
 				}
@@ -145,48 +146,6 @@ func TestResult(t *testing.T) {
 		string(state) != `{"privateContent":{"tab":2}}` || string(hourly) != `[16,24]` {
 		t.Errorf("tools/call result %s", raw)
 	}
-}
-
-// callSearch connects an mcp-go client speaking version with the given
-// capability extensions and calls search with _meta meta.
-func callSearch(t *testing.T, url, version string, ext, meta map[string]any) assetstest.HintsSeen {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	c, err := client.NewStreamableHttpClient(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if err := c.Start(ctx); err != nil {
-		t.Fatal(err)
-	}
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = version
-	init.Params.ClientInfo = mcp.Implementation{Name: "openai-mcp", Version: "1"}
-	init.Params.Capabilities.Extensions = ext
-	ir, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if ir.ProtocolVersion != version {
-		t.Fatalf("asked for protocol %s, negotiated %s: the test would not cover that era", version, ir.ProtocolVersion)
-	}
-	req := mcp.CallToolRequest{}
-	req.Params.Name = "search"
-	req.Params.Arguments = map[string]any{"q": "x"}
-	if meta != nil {
-		req.Params.Meta = mcp.NewMetaFromMap(meta)
-	}
-	res, err := c.CallTool(ctx, req)
-	if err != nil || res.IsError {
-		t.Fatalf("call: %v %+v", err, res)
-	}
-	var out assetstest.HintsSeen
-	if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &out); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func mustJSON(t *testing.T, v any) []byte {
