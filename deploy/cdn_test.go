@@ -34,11 +34,7 @@ error_log {{prefix}}/error.log;
 events { worker_connections 64; }
 http {
   access_log {{prefix}}/access.log;
-  client_body_temp_path {{prefix}}/tmp;
-  proxy_temp_path {{prefix}}/tmp;
-  fastcgi_temp_path {{prefix}}/tmp;
-  uwsgi_temp_path {{prefix}}/tmp;
-  scgi_temp_path {{prefix}}/tmp;
+  {{temp_paths}}
   server {
     listen 127.0.0.1:{{port}};
     location /w/ {

@@ -34,11 +34,7 @@ error_log {{prefix}}/error.log warn;
 events { worker_connections 512; }
 http {
   access_log off;
-  client_body_temp_path {{prefix}}/tmp;
-  proxy_temp_path {{prefix}}/tmp;
-  fastcgi_temp_path {{prefix}}/tmp;
-  uwsgi_temp_path {{prefix}}/tmp;
-  scgi_temp_path {{prefix}}/tmp;
+  {{temp_paths}}
   proxy_cache_path {{prefix}}/cache keys_zone=widgets:1m max_size=64m;
   upstream widgetd {
     server 127.0.0.1:{{r1}} max_fails=0;

@@ -17,6 +17,14 @@ import (
 	"github.com/widgetd/widgetd/internal/daemontest"
 )
 
+// tempPaths puts every temporary file nginx's http module writes under
+// the prefix, not into the system's /var/lib/nginx.
+const tempPaths = `client_body_temp_path {{prefix}}/tmp;
+  proxy_temp_path {{prefix}}/tmp;
+  fastcgi_temp_path {{prefix}}/tmp;
+  uwsgi_temp_path {{prefix}}/tmp;
+  scgi_temp_path {{prefix}}/tmp;`
+
 // Server is a running nginx.
 type Server struct {
 	// Prefix is nginx's -p folder: the config, logs (access.log and
@@ -29,10 +37,11 @@ type Server struct {
 func (s *Server) Path(name string) string { return filepath.Join(s.Prefix, name) }
 
 // Start writes conf to a fresh prefix folder, with "{{prefix}}" replaced by
-// that folder and "{{user}}" by "user root;" when the test runs as root
-// (the workers must reach files under t.TempDir()) or by nothing, runs
-// nginx in the foreground, and returns once each of the loopback ports in
-// ready accepts connections. Without nginx the test fails when CI is set
+// that folder, "{{temp_paths}}" (inside http) by the directives that keep
+// every temporary file under it, and "{{user}}" by "user root;" when the
+// test runs as root (the workers must reach files under t.TempDir()) or by
+// nothing, runs nginx in the foreground, and returns once each of the
+// loopback ports in ready accepts connections. Without nginx the test fails when CI is set
 // and is skipped otherwise. nginx is stopped at cleanup with SIGTERM, so
 // the master stops its workers (a killed master would leave them running).
 func Start(t testing.TB, conf string, ready ...int) *Server {
@@ -46,6 +55,7 @@ func Start(t testing.TB, conf string, ready ...int) *Server {
 	if os.Geteuid() == 0 {
 		user = "user root;"
 	}
+	conf = strings.NewReplacer("{{temp_paths}}", tempPaths).Replace(conf)
 	conf = strings.NewReplacer("{{prefix}}", s.Prefix, "{{user}}", user).Replace(conf)
 	cf := s.Path("nginx.conf")
 	if err := os.WriteFile(cf, []byte(conf), 0o644); err != nil {
