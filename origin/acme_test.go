@@ -17,6 +17,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/daemontest"
+	"github.com/widgetd/widgetd/internal/testcert"
 )
 
 // startPebble runs Pebble on loopback with challenges always valid (there
@@ -24,12 +25,12 @@ import (
 // README PEBBLE_VA_ALWAYSVALID: both are set) and no deliberate nonce rejection, over HTTPS with a
 // certificate from ca. It returns the ACME directory URL and the URL of the
 // management interface.
-func startPebble(t *testing.T, ca *testCA) (directory, management string) {
+func startPebble(t *testing.T, ca *testcert.CA) (directory, management string) {
 	t.Helper()
 	bin := daemontest.Lookup(t, "pebble", "apt-get install -y pebble; .ci/run installs it")
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	ca.issue(t, 7, certFile, keyFile)
+	ca.Issue(t, 7, certFile, keyFile, "localhost", "127.0.0.1")
 	acmePort, mgmtPort := daemontest.FreePort(t), daemontest.FreePort(t)
 	cfg := map[string]any{"pebble": map[string]any{
 		"listenAddress":           fmt.Sprintf("127.0.0.1:%d", acmePort),
@@ -56,7 +57,7 @@ func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 	})
 	directory = fmt.Sprintf("https://127.0.0.1:%d/dir", acmePort)
 	management = fmt.Sprintf("https://127.0.0.1:%d", mgmtPort)
-	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
+	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}}}
 	for deadline := time.Now().Add(20 * time.Second); ; {
 		resp, err := c.Get(directory)
 		if err == nil {
@@ -77,10 +78,10 @@ func startPebble(t *testing.T, ca *testCA) (directory, management string) {
 // name, serves the widget assets with it over HTTP/2, caches it in
 // --acme-cache, and refuses names outside the allowlist.
 func TestServeACMEPebble(t *testing.T) {
-	ca := newTestCA(t)
+	ca := testcert.NewCA(t)
 	directory, management := startPebble(t, ca)
-	caFile := filepath.Join(t.TempDir(), "pebble-https-ca.pem")
-	if err := os.WriteFile(caFile, ca.pem, 0o644); err != nil {
+	caFile := filepath.Join(t.TempDir(), "pebble-https-ca.PEM")
+	if err := os.WriteFile(caFile, ca.PEM, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	d := assetstest.New(t, assetstest.Options{})
@@ -93,7 +94,7 @@ func TestServeACMEPebble(t *testing.T) {
 
 	// Pebble's issuing root is generated at start; the management interface
 	// hands it out.
-	mc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}}}
+	mc := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}}}
 	resp, err := mc.Get(management + "/roots/0")
 	if err != nil {
 		t.Fatal(err)

@@ -21,6 +21,7 @@ import (
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/connlimit"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/testcert"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 
@@ -311,10 +312,10 @@ func startWiredServer(t *testing.T, engine string, tlsCfg *tls.Config, h http.Ha
 }
 
 // testTLSConfig is serve's TLS setup with a certificate of ca.
-func testTLSConfig(t *testing.T, ca *testCA) *tls.Config {
+func testTLSConfig(t *testing.T, ca *testcert.CA) *tls.Config {
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	ca.issue(t, 101, certFile, keyFile)
+	ca.Issue(t, 101, certFile, keyFile, "localhost", "127.0.0.1")
 	setup, err := newHTTPSSetup(TLSOptions{CertFile: certFile, KeyFile: keyFile}, slog.New(slog.NewJSONHandler(io.Discard, nil)))
 	if err != nil {
 		t.Fatal(err)
@@ -353,7 +354,7 @@ func startSlowRequests(t *testing.T, h *blockingHandler, base string, clients []
 // third client is served as soon as the first of them is idle, taking its
 // place. On both engines and over HTTPS with HTTP/2 and HTTP/1.1.
 func TestServeMaxConnsBusy(t *testing.T) {
-	ca := newTestCA(t)
+	ca := testcert.NewCA(t)
 	tlsCfg := testTLSConfig(t, ca)
 	for _, mode := range connModes {
 		t.Run(mode.name, func(t *testing.T) {
@@ -361,7 +362,7 @@ func TestServeMaxConnsBusy(t *testing.T) {
 			var cfg *tls.Config
 			var roots *x509.CertPool
 			if mode.tls {
-				cfg, roots = tlsCfg.Clone(), ca.pool()
+				cfg, roots = tlsCfg.Clone(), ca.Pool()
 			}
 			base, logb := startWiredServer(t, mode.engine, cfg, h, 2)
 			busy := []*keepAliveClient{newKeepAliveClient(t, roots, mode.h2), newKeepAliveClient(t, roots, mode.h2)}
@@ -472,14 +473,14 @@ func TestServeMaxConnsChurn(t *testing.T) {
 type limitedServeFixture struct {
 	dir, certFile, keyFile string
 	asset                  string // a hashed file of the dist/, served from /asset
-	ca                     *testCA
+	ca                     *testcert.CA
 }
 
 func newLimitedServeFixture(t *testing.T) *limitedServeFixture {
 	d := assetstest.New(t, assetstest.Options{})
-	f := &limitedServeFixture{dir: d.Dir, asset: d.Asset, ca: newTestCA(t)}
+	f := &limitedServeFixture{dir: d.Dir, asset: d.Asset, ca: testcert.NewCA(t)}
 	f.certFile, f.keyFile = filepath.Join(t.TempDir(), "cert.pem"), filepath.Join(t.TempDir(), "key.pem")
-	f.ca.issue(t, 100, f.certFile, f.keyFile)
+	f.ca.Issue(t, 100, f.certFile, f.keyFile, "localhost", "127.0.0.1")
 	return f
 }
 
@@ -490,7 +491,7 @@ func (f *limitedServeFixture) start(t *testing.T, mode connMode, maxConns int) (
 	opts := Options{MaxConns: maxConns}
 	var roots *x509.CertPool
 	if mode.tls {
-		opts.TLS, roots = TLSOptions{CertFile: f.certFile, KeyFile: f.keyFile}, f.ca.pool()
+		opts.TLS, roots = TLSOptions{CertFile: f.certFile, KeyFile: f.keyFile}, f.ca.Pool()
 	} else {
 		opts.Engine = Engine(mode.engine)
 	}

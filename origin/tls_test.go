@@ -2,16 +2,9 @@ package origin
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"io"
 	"log/slog"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -25,80 +18,8 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/testcert"
 )
-
-// testCA is a certificate authority generated for one test.
-type testCA struct {
-	cert *x509.Certificate
-	key  *ecdsa.PrivateKey
-	pem  []byte
-}
-
-func newTestCA(t *testing.T) *testCA {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "widgetd test CA"},
-		NotBefore:             time.Now().Add(-time.Hour),
-		NotAfter:              time.Now().Add(24 * time.Hour),
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testCA{cert: cert, key: key, pem: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
-}
-
-func (ca *testCA) pool() *x509.CertPool {
-	p := x509.NewCertPool()
-	p.AddCert(ca.cert)
-	return p
-}
-
-// issue writes a leaf certificate for localhost and 127.0.0.1 with the given
-// serial to certFile and its key to keyFile.
-func (ca *testCA) issue(t *testing.T, serial int64, certFile, keyFile string) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(serial),
-		Subject:      pkix.Name{CommonName: "localhost"},
-		DNSNames:     []string{"localhost"},
-		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
 
 // startServe runs the origin for the dist/ in dir with opts (listening on
 // 127.0.0.1:0 unless opts.Addr says otherwise, and with `widgetd serve`'s
@@ -155,10 +76,10 @@ func startServe(t *testing.T, dir string, opts Options) (base, redirectURL strin
 // plain HTTP to HTTPS.
 func TestServeTLS(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	ca := newTestCA(t)
+	ca := testcert.NewCA(t)
 	dir := t.TempDir()
 	certFile, keyFile := filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	ca.issue(t, 100, certFile, keyFile)
+	ca.Issue(t, 100, certFile, keyFile, "localhost", "127.0.0.1")
 	base, redirectURL, stderr := startServe(t, d.Dir, Options{TLS: TLSOptions{CertFile: certFile, KeyFile: keyFile, RedirectAddr: "127.0.0.1:0"}})
 	if !strings.HasPrefix(redirectURL, "http://") || !strings.HasPrefix(base, "https://") {
 		t.Fatalf("main listener %q, redirect listener %q", base, redirectURL)
@@ -177,7 +98,7 @@ func TestServeTLS(t *testing.T) {
 		proto string
 	}{{"HTTP/2", true, "h2"}, {"HTTP/1.1", false, "http/1.1"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.pool()}, DisableCompression: true, ForceAttemptHTTP2: tc.h2}
+			tr := &http.Transport{TLSClientConfig: &tls.Config{RootCAs: ca.Pool()}, DisableCompression: true, ForceAttemptHTTP2: tc.h2}
 			if !tc.h2 {
 				tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
 				tr.TLSClientConfig.NextProtos = []string{"http/1.1"}
@@ -207,7 +128,7 @@ func TestServeTLS(t *testing.T) {
 
 	serial := func() int64 {
 		t.Helper()
-		c, err := tls.Dial("tcp", strings.TrimPrefix(base, "https://"), &tls.Config{RootCAs: ca.pool(), ServerName: "localhost"})
+		c, err := tls.Dial("tcp", strings.TrimPrefix(base, "https://"), &tls.Config{RootCAs: ca.Pool(), ServerName: "localhost"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +139,7 @@ func TestServeTLS(t *testing.T) {
 		t.Fatalf("serial %d, want 100", s)
 	}
 	// Renew: new files, then a handshake after the check interval sees them.
-	ca.issue(t, 200, certFile, keyFile)
+	ca.Issue(t, 200, certFile, keyFile, "localhost", "127.0.0.1")
 	later := time.Now().Add(2 * time.Second)
 	_ = os.Chtimes(certFile, later, later)
 	_ = os.Chtimes(keyFile, later, later)
@@ -235,7 +156,7 @@ func TestServeTLS(t *testing.T) {
 	// A broken pair (a key that does not match) is logged and the loaded
 	// certificate kept.
 	other := filepath.Join(dir, "other-cert.pem")
-	ca.issue(t, 300, other, keyFile) // new key, certificate left at 200
+	ca.Issue(t, 300, other, keyFile, "localhost", "127.0.0.1") // new key, certificate left at 200
 	later = later.Add(2 * time.Second)
 	_ = os.Chtimes(keyFile, later, later)
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "does not load"); {

@@ -3,19 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"github.com/widgetd/widgetd/internal/nginxtest"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -35,6 +29,7 @@ import (
 	"github.com/widgetd/widgetd/internal/browsertest"
 	"github.com/widgetd/widgetd/internal/daemontest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/testcert"
 )
 
 // publicDevHost is the public name the TLS reverse proxy answers to, standing
@@ -427,11 +422,7 @@ error_log {{prefix}}/error.log warn;
 events { worker_connections 256; }
 http {
   access_log off;
-  client_body_temp_path {{prefix}}/tmp;
-  proxy_temp_path {{prefix}}/tmp;
-  fastcgi_temp_path {{prefix}}/tmp;
-  uwsgi_temp_path {{prefix}}/tmp;
-  scgi_temp_path {{prefix}}/tmp;
+  {{temp_paths}}
   server {
     listen 127.0.0.1:{{port}} ssl;
     server_name {{host}};
@@ -451,46 +442,15 @@ http {
 }
 `
 
-// writeCert writes a self-signed certificate for publicDevHost to
-// dir/cert.pem and its key to dir/key.pem, and returns the key's SPKI pin
-// and a pool trusting the certificate.
+// writeCert writes a certificate for publicDevHost, issued by a CA made
+// for the test, to dir/cert.pem and its key to dir/key.pem, and returns the
+// key's SPKI pin and a pool trusting the certificate.
 func writeCert(t *testing.T, dir string) (string, *x509.CertPool) {
 	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: publicDevHost},
-		DNSNames:     []string{publicDevHost},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(24 * time.Hour),
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	kb, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "cert.pem"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "key.pem"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	ca := testcert.NewCA(t)
+	cert := ca.Issue(t, 1, filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem"), publicDevHost)
 	sum := sha256.Sum256(cert.RawSubjectPublicKeyInfo)
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	return base64.StdEncoding.EncodeToString(sum[:]), pool
+	return base64.StdEncoding.EncodeToString(sum[:]), ca.Pool()
 }
 
 // checkProxiedGuards checks widgetd dev's guards under the public name:
