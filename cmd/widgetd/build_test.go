@@ -20,6 +20,14 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
+	writeFiles(t, root, files)
+	return root
+}
+
+// writeFiles writes files (slash-separated paths relative to root, and
+// their content) below root, making folders as needed.
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
 	for name, content := range files {
 		p := filepath.Join(root, filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -29,7 +37,6 @@ func writeProject(t *testing.T, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
-	return root
 }
 
 func TestCLIExitCodes(t *testing.T) {

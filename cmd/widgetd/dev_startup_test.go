@@ -104,21 +104,28 @@ func TestDevExplicitPortBusy(t *testing.T) {
 		{"--port out of range", []string{"--port", "70000"}, exitUsage, []string{`invalid value "70000" for flag --port: want a port number from 0 to 65535`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			var out, errb syncbuf.Buffer
-			if code := run(ctx, append([]string{"dev", "--root", root}, tc.args...), &out, &errb); code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, errb.String())
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(errb.String(), w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errb.String())
-				}
-			}
-			if strings.Contains(out.String(), "Preview:") {
-				t.Errorf("the preview started:\n%s", out.String())
-			}
+			devRefuses(t, append([]string{"--root", root}, tc.args...), tc.code, tc.want)
 		})
+	}
+}
+
+// devRefuses runs `widgetd dev args...` and expects it to exit with code
+// before the preview starts, its stderr holding each of want.
+func devRefuses(t *testing.T, args []string, code int, want []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var out, errb syncbuf.Buffer
+	if got := run(ctx, append([]string{"dev"}, args...), &out, &errb); got != code {
+		t.Fatalf("exit %d, want %d; stderr:\n%s", got, code, errb.String())
+	}
+	for _, w := range want {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb.String())
+		}
+	}
+	if strings.Contains(out.String(), "Preview:") {
+		t.Errorf("the preview started:\n%s", out.String())
 	}
 }
 

@@ -21,10 +21,7 @@ import (
 // exit 1, and never open the preview listener. --tunnel with --public-url
 // is a usage error.
 func TestDevTunnelNeedsProgram(t *testing.T) {
-	root := writeProject(t, map[string]string{
-		"widgets/hi/widget.json": `{"title": "Hi"}`,
-		"widgets/hi/index.ts":    `document.body.append("hi");`,
-	})
+	root := startupProject(t)
 	t.Setenv("PATH", t.TempDir())
 	port := daemontest.FreePort(t)
 	addr := fmt.Sprintf("127.0.0.1:%d", port)
@@ -34,27 +31,13 @@ func TestDevTunnelNeedsProgram(t *testing.T) {
 		code int
 		want []string
 	}{
-		{"no program", []string{"dev", "--root", root, "--addr", addr, "--tunnel"}, exitError,
+		{"no program", []string{"--root", root, "--addr", addr, "--tunnel"}, exitError,
 			[]string{"cloudflared", "ngrok", "brew install cloudflared", "https://github.com/cloudflare/cloudflared/releases", "ngrok config add-authtoken", "--public-url"}},
-		{"with --public-url", []string{"dev", "--root", root, "--addr", addr, "--tunnel", "--public-url", "https://x.example"}, exitUsage,
+		{"with --public-url", []string{"--root", root, "--addr", addr, "--tunnel", "--public-url", "https://x.example"}, exitUsage,
 			[]string{"--tunnel and --public-url exclude each other"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			var out, errb syncbuf.Buffer
-			code := run(ctx, tc.args, &out, &errb)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d; stderr:\n%s", code, tc.code, errb.String())
-			}
-			for _, w := range tc.want {
-				if !strings.Contains(errb.String(), w) {
-					t.Errorf("stderr lacks %q:\n%s", w, errb.String())
-				}
-			}
-			if strings.Contains(out.String(), "Preview:") {
-				t.Errorf("the preview started although the tunnel could not:\n%s", out.String())
-			}
+			devRefuses(t, tc.args, tc.code, tc.want)
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				t.Fatalf("the preview address is still held after exit: %v", err)

@@ -62,15 +62,7 @@ func manyFilesProject(t *testing.T, root string, variant int) {
 		files[dir+"index.ts"] = src.String()
 		files[dir+"style.css"] = fmt.Sprintf(".w%d { content: %q }\n", w, strings.Repeat("v", 2000+variant))
 	}
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 }
 
 // verifyDist checks that dir is one complete build: the manifest parses,
