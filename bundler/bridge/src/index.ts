@@ -119,22 +119,21 @@ function emit(event: string, value: any): any[] {
   if (polyfillHost) refreshGlobals();
   return returned;
 }
-/** The channel ("ui" or "openai") that delivered the current tool result. */
-let resultChannel = "";
-/** What identifies a result on both channels (window.openai has no content): its structuredContent and non-empty _meta. */
-const resultKey = (r: any) => comparable([r?.structuredContent ?? null, comparable(r?._meta ?? {}) == "{}" ? null : r._meta]);
+/** Whether the current tool result came over ui/* (else window.openai). */
+let resultOverUi: any;
+/** What window.openai carries of a result: its structuredContent and _meta (an empty one as none). */
+const resultKey = (r: any) => comparable([r?.structuredContent, { ...r?._meta }]);
 /**
- * Emits a tool result from channel, unless it is the current result seen
- * again on the other channel: today's ChatGPT sends each result as
- * window.openai globals and as ui/notifications/tool-result. The ui/* copy,
- * which has the content, is kept without a second onToolResult.
+ * Emits a tool result, unless it is the current one seen again over the
+ * other channel: today's ChatGPT sends each result as window.openai globals
+ * and as ui/notifications/tool-result. The ui/* copy, which has the
+ * content, is kept without a second onToolResult.
  */
-function deliverResult(result: any, channel: string) {
-  const again = result && resultChannel && channel != resultChannel && resultKey(result) == resultKey(toolResult);
-  if (again && channel == "openai") return;
-  resultChannel = channel;
-  if (again) lastJSON.toolResult = comparable((lastValue.toolResult = toolResult = result));
-  else emit("toolResult", (toolResult = result));
+function deliverResult(result: any, overUi?: any) {
+  if (toolResult && overUi != resultOverUi && resultKey(result) == resultKey(toolResult)) {
+    if (overUi) lastJSON.toolResult = comparable((lastValue.toolResult = toolResult = result));
+  } else emit("toolResult", (toolResult = result));
+  resultOverUi = overUi;
 }
 /** Subscribes callback to event; replay calls it at once with the last value, if any. */
 function subscribe(event: string, callback: Callback, replay?: boolean): () => void {
@@ -365,7 +364,7 @@ if (framed) {
     }
     if (method == "ui/notifications/tool-input") emit("toolInput", (toolInput = params.arguments || {}));
     else if (method == "ui/notifications/tool-input-partial") emit("toolInputPartial", params.arguments || {});
-    else if (method == "ui/notifications/tool-result") deliverResult(params, "ui");
+    else if (method == "ui/notifications/tool-result") deliverResult(params, 1);
     else if (method == "ui/notifications/tool-cancelled") emit("toolCancelled", params);
     else if (method == "notifications/progress") pendingRequests.get(params.progressToken)?.[3](1);
     else if (method == "ui/notifications/host-context-changed") {
@@ -409,8 +408,7 @@ if (openai) {
   const initialToolInput = openai.toolInput;
   state = openai.widgetState ?? null;
   if (initialToolInput) emit("toolInput", (toolInput = initialToolInput));
-  const initialResult = toolResultFromOpenai(openai);
-  if (initialResult) deliverResult(initialResult, "openai");
+  if ((toolResult = toolResultFromOpenai(openai))) emit("toolResult", toolResult);
   mergeOpenaiGlobals(openai);
   hostInfo = { name: "chatgpt" };
   applyTheme();
@@ -418,7 +416,7 @@ if (openai) {
     const changed = e.detail?.globals || {};
     const globals = { ...openai, ...changed };
     if (changed.toolInput) emit("toolInput", (toolInput = changed.toolInput));
-    if ("toolOutput" in changed || "toolResponseMetadata" in changed) deliverResult(toolResultFromOpenai(globals), "openai");
+    if ("toolOutput" in changed || "toolResponseMetadata" in changed) deliverResult(toolResultFromOpenai(globals));
     if ("widgetState" in changed) emit("state", (state = changed.widgetState));
     mergeOpenaiGlobals(globals);
     applyTheme();
