@@ -39,6 +39,14 @@ func TestPreviewRendersToolOutput(t *testing.T) {
 				t.Fatal(err)
 			}
 			joined := strings.Join(kinds, "\n")
+			if c.host == "chatgpt" {
+				// window.openai's globals render it before the ui/*
+				// handshake ends: wait for that to finish.
+				p.waitFor("the ui/* handshake", 20*time.Second, func() string {
+					_ = p.eval(`widgetdDev.log.map(e => e.dir + " " + e.kind).join("\n")`, &joined)
+					return map[bool]string{true: "", false: "log: " + joined}[strings.Contains(joined, "in ui/notifications/initialized") && strings.Contains(joined, "out ui/notifications/tool-result")]
+				})
+			}
 			if c.host != "chatgpt-legacy" {
 				// The real AppBridge handshake happened, then the data went out.
 				for _, want := range []string{"in ui/initialize", "out ui/notifications/tool-input", "out ui/notifications/tool-result", "in ui/notifications/initialized"} {

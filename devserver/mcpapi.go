@@ -9,13 +9,15 @@ import (
 )
 
 // The inspector API of `widgetd dev --mcp` on the preview origin: the
-// server's tools, a tools/call made from the preview, and resources/read.
+// server's tools, a tools/call made from the preview, resources/read, and
+// a widget resource's _meta with the CSP the sandbox serves it under.
 // Each answers JSON; {"error": "..."} with 404 when no --mcp server is set
 // (the preview then shows no server panel), 502 when the server fails.
 const (
 	mcpToolsPath    = "/_widgetd/mcp/tools"
 	mcpCallPath     = "/_widgetd/mcp/call"
 	mcpResourcePath = "/_widgetd/mcp/resource"
+	mcpWidgetPath   = "/_widgetd/mcp/widget"
 )
 
 // mountMCPInspector adds the inspector API to the preview mux (the sandbox
@@ -26,6 +28,7 @@ func (s *Server) mountMCPInspector(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+mcpToolsPath, s.sameOrigin(s.serveMCPTools))
 	mux.HandleFunc("POST "+mcpCallPath, s.sameOrigin(s.serveMCPCall))
 	mux.HandleFunc("GET "+mcpResourcePath, s.sameOrigin(s.serveMCPResource))
+	mux.HandleFunc("GET "+mcpWidgetPath, s.sameOrigin(s.serveMCPWidget))
 }
 
 // noServer answers 404 when widgetd dev runs without --mcp.
@@ -130,4 +133,19 @@ func (s *Server) serveMCPResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// serveMCPWidget answers what the preview's Resource and CSP panels show of
+// the server's widget ?uri=: its MIME type, its content's _meta and the
+// CSP header the sandbox serves its document with.
+func (s *Server) serveMCPWidget(w http.ResponseWriter, r *http.Request) {
+	if s.noServer(w) {
+		return
+	}
+	sw, status, err := s.readServerWidget(r.Context(), r.URL.Query().Get("uri"))
+	if err != nil {
+		writeJSON(w, status, map[string]string{"error": err.Error()})
+		return
+	}
+	writeJSON(w, http.StatusOK, sw)
 }

@@ -115,6 +115,7 @@ func TestMCPInspectRefusals(t *testing.T) {
 	d := startDev(t, func(o *Options) { o.MCPURL = down })
 	none := startDev(t, nil)
 	tools, call, res := "_widgetd/mcp/tools", "_widgetd/mcp/call", "_widgetd/mcp/resource?uri=ui%3A%2F%2Fwidget%2Fhello.html"
+	info := "_widgetd/mcp/widget?uri=ui%3A%2F%2Fwidget%2Fhello.html"
 	body := `{"name":"hello","arguments":{}}`
 	for _, c := range []struct {
 		name         string
@@ -129,6 +130,7 @@ func TestMCPInspectRefusals(t *testing.T) {
 		{"foreign origin, same-origin fetch", d, "POST", call, body, map[string]string{"Origin": "http://evil.example", "Sec-Fetch-Site": "same-origin"}, 403, "only the preview page"},
 		{"cross-site tools", d, "GET", tools, "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "cross-origin"},
 		{"cross-site resource", d, "GET", res, "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "cross-origin"},
+		{"cross-site widget info", d, "GET", info, "", map[string]string{"Sec-Fetch-Site": "cross-site"}, 403, "cross-origin"},
 		{"rebound host", d, "GET", tools, "", map[string]string{"Host": "rebind.evil.example"}, 403, "DNS rebinding"},
 		{"not JSON", d, "POST", call, "name=hello", map[string]string{"Content-Type": "text/plain"}, 400, "Content-Type"},
 		{"arguments not an object", d, "POST", call, `{"name":"hello","arguments":[1]}`, nil, 400, "request body"},
@@ -136,10 +138,12 @@ func TestMCPInspectRefusals(t *testing.T) {
 		{"server down: tools", d, "GET", tools, "", nil, 502, "is the server running"},
 		{"server down: call", d, "POST", call, body, nil, 502, down},
 		{"server down: widget", d, "GET", "", "", nil, 502, down},
+		{"server down: widget info", d, "GET", info, "", nil, 502, down},
 		{"no --mcp: tools", none, "GET", tools, "", nil, 404, "--mcp"},
 		{"no --mcp: call", none, "POST", call, body, nil, 404, "--mcp"},
 		{"no --mcp: resource", none, "GET", res, "", nil, 404, "--mcp"},
 		{"no --mcp: widget", none, "GET", "", "", nil, 404, "--mcp"},
+		{"no --mcp: widget info", none, "GET", info, "", nil, 404, "--mcp"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			u := c.srv.PreviewURL() + c.path

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -114,6 +115,10 @@ func TestMCPInspectExampleServer(t *testing.T) {
 		if code != 400 || !strings.Contains(refused["error"], "inputSchema") || !strings.Contains(refused["error"], "name") {
 			t.Errorf("arguments against the schema: %d %s; want 400 naming the inputSchema and the property", code, body)
 		}
+		code, _, body = inspectReq(t, "GET", d.PreviewURL()+"_widgetd/mcp/widget?uri=https://x/", "", same, &refused)
+		if code != 400 || !strings.Contains(refused["error"], "ui://") {
+			t.Errorf("widget info of a non-ui URI: %d %s; want 400 naming ui://", code, body)
+		}
 		code, _, body = inspectReq(t, "POST", d.PreviewURL()+"_widgetd/mcp/call", `{"name":"no-such-tool","arguments":{}}`, same, &refused)
 		if code != 502 || !strings.Contains(refused["error"], "no-such-tool") {
 			t.Errorf("unknown tool: %d %s; want 502 with the server's refusal", code, body)
@@ -142,6 +147,16 @@ func TestMCPInspectExampleServer(t *testing.T) {
 			code, hdr, doc := inspectReq(t, "GET", d.SandboxURL()+ServerWidgetPath+"?host="+c.host+"&uri="+url.QueryEscape(uri), "", nil, nil)
 			if code != 200 || hdr.Get("Content-Security-Policy") != want {
 				t.Fatalf("server widget %s: %d, CSP %q, want %q\n%.300s", uri, code, hdr.Get("Content-Security-Policy"), want, doc)
+			}
+			// What the Resource and CSP panels show of it: the same _meta
+			// and header.
+			var info struct {
+				URI, MIMEType, CSP string
+				Meta               map[string]any `json:"_meta"`
+			}
+			code, _, body = inspectReq(t, "GET", d.PreviewURL()+"_widgetd/mcp/widget?uri="+url.QueryEscape(uri), "", same, &info)
+			if code != 200 || info.URI != uri || info.MIMEType != rr.Contents[0].MIMEType || info.CSP != want || !reflect.DeepEqual(info.Meta, rr.Contents[0].Meta) {
+				t.Errorf("widget info %s: %d %.400s; want its _meta and CSP %q", uri, code, body, want)
 			}
 			// The server's document, byte for byte, with the dev scripts
 			// the local widgets get for this host put first.

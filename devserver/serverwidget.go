@@ -1,6 +1,7 @@
 package devserver
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -20,6 +21,48 @@ const (
 	mimeSkybridge = "text/html+skybridge"
 )
 
+// serverWidget is a widget resource read from the --mcp server: its
+// document, the MIME type and _meta of its content, and the CSP header a
+// host builds from that metadata.
+type serverWidget struct {
+	URI      string   `json:"uri"`
+	MIMEType string   `json:"mimeType"`
+	Meta     mcp.Meta `json:"_meta"`
+	CSP      string   `json:"csp"`
+	doc      []byte
+}
+
+// readServerWidget reads uri from the --mcp server and builds its CSP (from
+// the content's _meta, else from the resources/list entry's). The status is
+// what an HTTP answer of the error should carry.
+func (s *Server) readServerWidget(ctx context.Context, uri string) (*serverWidget, int, error) {
+	if err := checkResourceURI(uri, "ui"); err != nil {
+		return nil, http.StatusBadRequest, err
+	}
+	res, err := s.mcp.readResource(ctx, uri)
+	if err != nil {
+		s.log.printf("widgetd dev: %s\n", quoteForTerminal(err.Error()))
+		return nil, http.StatusBadGateway, err
+	}
+	c, err := widgetContent(uri, res)
+	if err != nil {
+		return nil, http.StatusBadGateway, err
+	}
+	metas := []mcp.Meta{c.Meta}
+	if !hasCSP(c.MIMEType, c.Meta) {
+		metas = append(metas, s.mcp.listedResourceMeta(ctx, uri))
+	}
+	csp, err := serverWidgetCSP(c.MIMEType, metas...)
+	if err != nil {
+		return nil, http.StatusBadGateway, fmt.Errorf("widget %s: %w; fix the resource's _meta on the server", uri, err)
+	}
+	doc := []byte(c.Text)
+	if c.Blob != nil {
+		doc = c.Blob
+	}
+	return &serverWidget{URI: uri, MIMEType: c.MIMEType, Meta: c.Meta, CSP: csp, doc: doc}, http.StatusOK, nil
+}
+
 // serveServerWidget reads uri from the --mcp server and serves its HTML
 // like a local widget document: under the CSP a host builds from the
 // resource's metadata, with the same scripts injected (reporter, and
@@ -30,36 +73,12 @@ func (s *Server) serveServerWidget(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no MCP server configured; start widgetd dev with --mcp http://…", http.StatusNotFound)
 		return
 	}
-	uri := r.URL.Query().Get("uri")
-	if err := checkResourceURI(uri, "ui"); err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
-		return
-	}
-	res, err := s.mcp.readResource(r.Context(), uri)
+	sw, status, err := s.readServerWidget(r.Context(), r.URL.Query().Get("uri"))
 	if err != nil {
-		s.log.printf("widgetd dev: %s\n", quoteForTerminal(err.Error()))
-		http.Error(w, err.Error(), http.StatusBadGateway)
+		http.Error(w, err.Error(), status)
 		return
 	}
-	c, err := widgetContent(uri, res)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return
-	}
-	metas := []mcp.Meta{c.Meta}
-	if !hasCSP(c.MIMEType, c.Meta) {
-		metas = append(metas, s.mcp.listedResourceMeta(r.Context(), uri))
-	}
-	csp, err := serverWidgetCSP(c.MIMEType, metas...)
-	if err != nil {
-		http.Error(w, fmt.Sprintf("widget %s: %v; fix the resource's _meta on the server", uri, err), http.StatusBadGateway)
-		return
-	}
-	doc := []byte(c.Text)
-	if c.Blob != nil {
-		doc = c.Blob
-	}
-	writeWidgetDoc(w, r, doc, csp, nil)
+	writeWidgetDoc(w, r, sw.doc, sw.CSP, nil)
 }
 
 // writeWidgetDoc serves a widget document on the sandbox origin: the dev

@@ -273,6 +273,16 @@ func runMatrixCase(t *testing.T, srv *httptest.Server, mode string, w matrixWidg
 	if h.ui && o.counts["ui/initialize"] != 1 {
 		t.Errorf("%d ui/initialize, want exactly 1", o.counts["ui/initialize"])
 	}
+	// One tool result, one onToolResult, however many channels carried it
+	// (today's ChatGPT sends it as window.openai globals and ui/*).
+	if w.name == "widgetd" && st["results"] != 1 {
+		t.Errorf("onToolResult fired %v times for one tool result, want 1", st["results"])
+	}
+	if w.name == "widgetd" && h.ui {
+		var res map[string]any
+		p.Eval(ww+`.t.result()`, &res)
+		eq(t, "toolResult kept from ui/* (with its content)", res["content"], matrixResult["content"])
+	}
 	if st["events"] > 12 || st["renders"] > 20 {
 		t.Errorf("widget saw %v set_globals events and %v renders, want a bounded few", st["events"], st["renders"])
 	}

@@ -119,6 +119,22 @@ function emit(event: string, value: any): any[] {
   if (polyfillHost) refreshGlobals();
   return returned;
 }
+/** Whether the current tool result came over ui/* (else window.openai). */
+let resultOverUi: any;
+/** What window.openai carries of a result: its structuredContent and _meta (an empty one as none). */
+const resultKey = (r: any) => comparable([r?.structuredContent, { ...r?._meta }]);
+/**
+ * Emits a tool result, unless it is the current one seen again over the
+ * other channel: today's ChatGPT sends each result as window.openai globals
+ * and as ui/notifications/tool-result. The ui/* copy, which has the
+ * content, is kept without a second onToolResult.
+ */
+function deliverResult(result: any, overUi?: any) {
+  if (toolResult && overUi != resultOverUi && resultKey(result) == resultKey(toolResult)) {
+    if (overUi) lastJSON.toolResult = comparable((lastValue.toolResult = toolResult = result));
+  } else emit("toolResult", (toolResult = result));
+  resultOverUi = overUi;
+}
 /** Subscribes callback to event; replay calls it at once with the last value, if any. */
 function subscribe(event: string, callback: Callback, replay?: boolean): () => void {
   (subscribers[event] ||= new Set()).add(callback);
@@ -348,7 +364,7 @@ if (framed) {
     }
     if (method == "ui/notifications/tool-input") emit("toolInput", (toolInput = params.arguments || {}));
     else if (method == "ui/notifications/tool-input-partial") emit("toolInputPartial", params.arguments || {});
-    else if (method == "ui/notifications/tool-result") emit("toolResult", (toolResult = params));
+    else if (method == "ui/notifications/tool-result") deliverResult(params, 1);
     else if (method == "ui/notifications/tool-cancelled") emit("toolCancelled", params);
     else if (method == "notifications/progress") pendingRequests.get(params.progressToken)?.[3](1);
     else if (method == "ui/notifications/host-context-changed") {
@@ -400,7 +416,7 @@ if (openai) {
     const changed = e.detail?.globals || {};
     const globals = { ...openai, ...changed };
     if (changed.toolInput) emit("toolInput", (toolInput = changed.toolInput));
-    if ("toolOutput" in changed || "toolResponseMetadata" in changed) emit("toolResult", (toolResult = toolResultFromOpenai(globals)));
+    if ("toolOutput" in changed || "toolResponseMetadata" in changed) deliverResult(toolResultFromOpenai(globals));
     if ("widgetState" in changed) emit("state", (state = changed.widgetState));
     mergeOpenaiGlobals(globals);
     applyTheme();

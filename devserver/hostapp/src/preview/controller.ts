@@ -29,6 +29,17 @@ export interface PreviewState {
   /** The widget is not in the current build. */
   missing: boolean;
   source: Source;
+  /** The --mcp server's widget resource shown in source=server mode. */
+  server: ServerResource | null;
+}
+
+/** ServerResource is GET /_widgetd/mcp/widget's answer: the server widget's _meta and the CSP the sandbox serves it with. */
+export interface ServerResource {
+  uri: string;
+  mimeType?: string;
+  _meta?: Record<string, any>;
+  csp?: string;
+  error?: string;
 }
 
 /** PreviewController drives the widget frame; see the file comment. */
@@ -62,7 +73,7 @@ export class PreviewController {
     this.tool = new Store<ToolTexts>({ toolName: name, input: "{}", output: "{}", meta: "{}", call: pretty(defaultCallResponse) });
     const uri = this.params.get("uri");
     const source: Source = this.params.get("source") === "server" && uri ? { kind: "server", uri } : { kind: "local" };
-    this.state = new Store<PreviewState>({ widget: null, fixtures: [], fixtureName: "", missing: false, source });
+    this.state = new Store<PreviewState>({ widget: null, fixtures: [], fixtureName: "", missing: false, source, server: null });
     dev.probe = (selectors, freeze = false) => this.probe(selectors, freeze);
     window.addEventListener("message", (e) => this.onFrameMessage(e));
   }
@@ -246,21 +257,35 @@ export class PreviewController {
     this.tool.set(patch);
   }
 
-  /** renderServerResult shows a --mcp tool call's result with the server's widget. */
-  renderServerResult(toolName: string, args: Json, result: any, uri: string) {
-    this.fixture = { toolResult: { content: result?.content } };
+  /**
+   * showCallResult shows a --mcp tool call as a host would after it: the
+   * arguments become the tool input and the result the tool result of the
+   * tool's widget, the server's own resource uri when the tool names one,
+   * else the local widget of the tool's name (or linked to the tool). It
+   * answers the widget shown, "" when the tool has none here.
+   */
+  showCallResult(toolName: string, args: Json, result: any, uri: string): string {
+    const w = this.state.value.widget;
+    const local = !uri && (toolName === this.name || (!!w && w.tool === toolName));
+    if (!uri && !local) return "";
+    this.fixture = { toolResult: { content: result?.content, isError: result?.isError || undefined } };
     this.tool.set({ toolName, input: pretty(args), output: pretty(result?.structuredContent ?? {}), meta: pretty(result?._meta ?? {}) });
-    this.replaceQuery("source", "server");
-    this.replaceQuery("uri", uri);
-    this.state.set({ source: { kind: "server", uri } });
+    this.setSource(uri ? { kind: "server", uri } : { kind: "local" });
     this.mount();
+    return uri || this.name;
+  }
+
+  // setSource switches between the local build and a server resource (the
+  // page's query says which, so a reload keeps it).
+  private setSource(source: Source) {
+    this.replaceQuery("source", source.kind === "server" ? "server" : null);
+    this.replaceQuery("uri", source.kind === "server" ? source.uri : null);
+    this.state.set({ source });
   }
 
   /** useLocalSource goes back to the widget from the local build. */
   useLocalSource() {
-    this.replaceQuery("source", null);
-    this.replaceQuery("uri", null);
-    this.state.set({ source: { kind: "local" } });
+    this.setSource({ kind: "local" });
     this.mount();
   }
 
@@ -323,13 +348,29 @@ export class PreviewController {
     return this.mounting;
   }
 
-  // The widget being shown: the local build's, or the server's resource.
-  private shown(): WidgetInfo | null {
+  /** shown is the widget being shown: the local build's, or the server's resource (its _meta and CSP once read). */
+  shown(): WidgetInfo | null {
     const st = this.state.value;
     if (st.source.kind === "server") {
-      return { name: this.name, title: st.widget?.title || st.source.uri, hash: "server", csp: "(the server resource's _meta.ui.csp)", uri: st.source.uri, meta: st.widget?.meta ?? {} };
+      const sv = st.server?.uri === st.source.uri && !st.server.error ? st.server : null;
+      return { name: this.name, title: st.widget?.title || st.source.uri, hash: "server", csp: sv?.csp ?? "", uri: st.source.uri, meta: sv?._meta ?? {} };
     }
     return st.widget;
+  }
+
+  // loadServerResource reads the server widget's _meta and CSP, which the
+  // frame's permissions, the host's capabilities and the panels use.
+  private async loadServerResource(uri: string) {
+    let server: ServerResource;
+    try {
+      const r = await fetch(`${this.cfg.base}/_widgetd/mcp/widget?uri=${encodeURIComponent(uri)}`);
+      const j = await r.json();
+      server = r.ok ? j : { uri, error: j.error || `HTTP ${r.status}` };
+    } catch (e) {
+      server = { uri, error: (e as Error).message };
+    }
+    if (server.error) logEntry("err", "server widget", server.error);
+    this.state.set({ server });
   }
 
   private frameSrc(w: WidgetInfo, host: string): string {
@@ -364,6 +405,8 @@ export class PreviewController {
 
   private async doMount() {
     await this.unmount();
+    const source = this.state.value.source;
+    if (source.kind === "server") await this.loadServerResource(source.uri);
     const w = this.shown();
     if (!w || !this.wrap) return;
     const profile = this.profile();
