@@ -16,4 +16,8 @@
 // with the widget.json field that would allow it.
 package devserver
 
+// hostapp/src/gen/wire.ts (the preview's TypeScript of the JSON above) is
+// generated from the Go structs by TestWireTypes, which also fails when the
+// committed file is stale.
+//go:generate go test -count=1 -run ^TestWireTypes$ . -args -update
 //go:generate go run ./internal/genhost

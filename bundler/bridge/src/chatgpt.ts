@@ -7,7 +7,7 @@ import type { DisplayMode } from "./index";
 
 // The exported types below are declared again, for widget authors, in
 // widgetd.d.ts (module "widgetd/chatgpt"), which `widgetd types` copies into
-// widget projects: change both. TestDeclarationsMatchBridge (cmd/widgetd)
+// widget projects: change both. TestDeclarationsMatchBridge (bundler/bridge)
 // fails when the declarations promise what these sources lack.
 /** A file the user picked or the widget uploaded. */
 export interface FileRef { fileId: string; fileName?: string; mimeType?: string }

@@ -34,7 +34,7 @@ type Callback = (value: any) => any;
 
 // The exported types below are declared again, for widget authors, in
 // widgetd.d.ts (module "widgetd"), which `widgetd types` copies into widget
-// projects: change both. TestDeclarationsMatchBridge (cmd/widgetd) fails when
+// projects: change both. TestDeclarationsMatchBridge (bundler/bridge) fails when
 // the declarations promise what these sources lack.
 /** Which host the widget runs in. */
 export type Host = "chatgpt" | "mcp-apps" | "standalone";
@@ -84,7 +84,11 @@ const config: Config = {
 
 // ---- state and events -------------------------------------------------------
 let toolInput: JSONObject | undefined;
-let toolResult: JSONObject | undefined;
+/** An MCP logging level (notifications/message). */
+type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
+/** An MCP CallToolResult, as the host sends it (widgetd.d.ts: CallToolResult). */
+export type CallToolResult = import("./tools").ViewToolResult;
+let toolResult: CallToolResult | undefined;
 let hostContext: JSONObject = {};
 let hostCapabilities: JSONObject = {};
 let hostInfo: { name: string; version?: string } | undefined;
@@ -521,7 +525,7 @@ export const widget = {
   /** Over ui/*, options.timeout (ms, default config.timeout) restarts at every progress notification from the host. */
   callTool: (name: string, args: JSONObject = {}, options?: { timeout?: number }) =>
     perform<any>("callTool", () => request("tools/call", { name, arguments: args }, options?.timeout, true), () => openai.callTool(name, args)),
-  sendMessage: (text: string | JSONObject[], options?: { scrollToBottom?: boolean }) =>
+  sendMessage: (text: string | import("./tools").ContentBlock[], options?: { scrollToBottom?: boolean }) =>
     perform("sendMessage", () => request("ui/message", { role: "user", content: typeof text === "string" ? [{ type: "text", text }] : text }).then(refusedIfError("sendMessage")),
       () => openai.sendFollowUpMessage({ prompt: typeof text === "string" ? text : text.map((block) => block.text || "").join("\n"), ...options })),
   /** options.redirectUrl reaches window.openai.openExternal (false: ChatGPT appends no ?redirectUrl=); ui/open-link has no such field. */
@@ -536,14 +540,14 @@ export const widget = {
   /** window.openai.requestClose() where it exists (a host may ignore request-teardown), else ui/notifications/request-teardown. */
   requestClose: () => perform<void>("requestClose", openai?.requestClose ? undefined : async () => postToHost({ method: "ui/notifications/request-teardown", params: {} }), () => openai.requestClose()),
   /** Without ui/* on window.openai: setState({ ...state, modelContent }), OpenAI's documented way to show the model widget data. */
-  updateModelContext: (update: { content?: JSONObject[]; structuredContent?: JSONObject }) =>
+  updateModelContext: (update: { content?: import("./tools").ContentBlock[]; structuredContent?: Record<string, unknown> }) =>
     perform("updateModelContext", () => request("ui/update-model-context", update), () => setState({ ...state, modelContent: update.structuredContent ?? update.content })),
   readResource: (uri: string) => perform<any>("readResource", () => request("resources/read", { uri })),
   downloadFile: (contents: JSONObject[]) => perform("downloadFile", () => request("ui/download-file", { contents }).then(refusedIfError("downloadFile"))),
   getState: () => state,
   setState,
   /** Log to the host (MCP notifications/message) or the console. */
-  log(level: string, data: unknown) {
+  log(level: LogLevel, data: unknown) {
     if (sessionIsUp && hostCapabilities.logging) notify("notifications/message", { level, data, logger: "widgetd" });
     else (console as any)[level == "error" ? "error" : level == "warning" ? "warn" : "log"](data);
   },

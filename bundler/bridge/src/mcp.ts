@@ -13,7 +13,7 @@ import { request, sessionUp, widget } from "./index";
 
 // The exported types below are declared again, for widget authors, in
 // widgetd.d.ts (module "widgetd/mcp"), which `widgetd types` copies into
-// widget projects: change both. TestDeclarationsMatchBridge (cmd/widgetd)
+// widget projects: change both. TestDeclarationsMatchBridge (bundler/bridge)
 // fails when the declarations promise what these sources lack.
 /** Options of every request: its timeout in ms (default config.timeout). */
 export interface RequestOptions { timeout?: number }

@@ -56,8 +56,8 @@ export function useViewTool<A = Record<string, unknown>>(name: string, config: V
 }
 
 /** callTool with loading and error state. */
-export function useCallTool<R = any>(name: string): {
-  call: (args?: Record<string, unknown>) => Promise<R | undefined>;
+export function useCallTool<R = any, A = Record<string, unknown>>(name: string): {
+  call: (args?: A) => Promise<R | undefined>;
   data: R | undefined;
   error: Error | undefined;
   loading: boolean;

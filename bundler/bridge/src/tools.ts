@@ -9,7 +9,7 @@ import { appCapabilities, notify, viewHandlers } from "./index";
 // The exported types below are declared again, for widget authors, in
 // widgetd.d.ts (modules "widgetd" and "widgetd/tools"), which `widgetd types`
 // copies into widget projects: change both. TestDeclarationsMatchBridge
-// (cmd/widgetd) fails when the declarations promise what these sources lack.
+// (bundler/bridge) fails when the declarations promise what these sources lack.
 /** A content block of a tool result. */
 export interface ContentBlock { type: string; text?: string; [k: string]: unknown }
 /** What a view tool returns: an MCP CallToolResult. */

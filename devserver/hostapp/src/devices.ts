@@ -1,20 +1,16 @@
 // Device presets: the list the dev server builds (page config "devices",
 // devserver/devices.go, where each figure's source is cited).
-import type { Insets } from "./types";
+import type { Device as WireDevice } from "./types";
 
 /** Platform is the MCP Apps host context's platform. */
 export type Platform = "web" | "desktop" | "mobile";
 
-/** Device is one preset (the shared contract of the brief). */
-export interface Device {
-  id: string;
-  label: string;
-  width: number;
-  height: number;
-  platform: Platform;
-  deviceCapabilities: { touch: boolean; hover: boolean };
-  safeAreaInsets: Insets;
-}
+/**
+ * Device is one preset as the page config sends it (devserver.Device, whose
+ * type is generated into gen/wire.ts), narrowed to what devserver.Devices
+ * always sets: a platform of the three, and both capabilities.
+ */
+export type Device = WireDevice & { platform: Platform; deviceCapabilities: { touch: boolean; hover: boolean } };
 
 /** desktopOnly stands in when a page config has no devices (the dev server always sends them). */
 const desktopOnly: Device[] = [
@@ -22,8 +18,8 @@ const desktopOnly: Device[] = [
 ];
 
 /** devicesOf returns the presets to offer: the config's. */
-export function devicesOf(list: Device[] | undefined): Device[] {
-  return Array.isArray(list) && list.length > 0 ? list : desktopOnly;
+export function devicesOf(list: WireDevice[] | null | undefined): Device[] {
+  return Array.isArray(list) && list.length > 0 ? (list as Device[]) : desktopOnly;
 }
 
 /** findDevice returns the preset with id, or the first. */

@@ -54,7 +54,11 @@ func Build(hostappDir string) ([]byte, error) {
 		// preact/jsx-runtime, so no file needs to import h.
 		JSX:             api.JSXAutomatic,
 		JSXImportSource: "preact",
-		LogLevel:        api.LogLevelSilent,
+		// hostapp/tsconfig.json is for tsc's type check (scripts/tsc); the
+		// bundle must not change with it ("strict" would add "use strict",
+		// its target would change how class fields compile).
+		TsconfigRaw: "{}",
+		LogLevel:    api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
 		var msgs []string

@@ -41,8 +41,8 @@ export function buildHostContext(s: Settings, profile: HostProfile, toolName: st
 /** inlineContainer is the inline (and pip) containerDimensions: the max height control and the frame's width, unless a fixture fixes them (containerDimensions is {height}|{maxHeight} and {width}|{maxWidth}). */
 function inlineContainer(s: Settings, size: FrameSize): Record<string, number> {
   const fixed = s.container ?? {};
-  const vertical = fixed.height ? { height: fixed.height } : { maxHeight: s.maxHeight };
-  const horizontal = fixed.maxWidth ? { maxWidth: fixed.maxWidth } : { width: fixed.width || size.width || 600 };
+  const vertical: Record<string, number> = fixed.height ? { height: fixed.height } : { maxHeight: s.maxHeight };
+  const horizontal: Record<string, number> = fixed.maxWidth ? { maxWidth: fixed.maxWidth } : { width: fixed.width || size.width || 600 };
   return { ...vertical, ...horizontal };
 }
 

@@ -40,7 +40,8 @@ export function seedSettings(hc: HostContextFixture | undefined, devices: Device
     if (typeof hc.deviceCapabilities.touch === "boolean") p.touch = hc.deviceCapabilities.touch;
     if (typeof hc.deviceCapabilities.hover === "boolean") p.hover = hc.deviceCapabilities.hover;
   }
-  if (hc.safeAreaInsets) p.insets = { top: 0, right: 0, bottom: 0, left: 0, ...hc.safeAreaInsets };
+  // The dev server sends all four insets (Go's SafeAreaInsets, gen/wire.ts).
+  if (hc.safeAreaInsets) p.insets = { ...hc.safeAreaInsets };
   // No control sets these two, so a fixture without them clears them.
   p.userAgent = hc.userAgent;
   const { height, width, maxWidth } = hc.containerDimensions ?? {};
