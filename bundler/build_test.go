@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -349,7 +350,7 @@ func TestSyntaxErrorLocation(t *testing.T) {
 	root := copyTree(t, "testdata/shells")
 	writeFiles(t, root, map[string]string{"widgets/script/index.ts": "import \"./style.css\";\nconst ok = 1;\nconst broken = (;\n"})
 	_, err := Build(context.Background(), Options{Root: root})
-	diags := AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		t.Fatalf("want diagnostics, got %v", err)
 	}

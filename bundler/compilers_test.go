@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // compilerModules is the node_modules of the framework fixtures, which hold
@@ -145,7 +147,7 @@ func TestCompilerErrorsPointAtTheSource(t *testing.T) {
 			}
 			root := writeProjectWith(t, modules, files)
 			_, _, err := assembleProject(t, testOptions(root))
-			diags := AsDiagnostics(err)
+			diags := diag.FromError(err)
 			if len(diags) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/mountid"
 )
 
@@ -246,11 +247,11 @@ func frameworkOfJSXSource(dir string) string {
 // body content, and code that neither writes to the DOM nor mounts
 // anything (`widgetd check` fails it as render-nothing, so the warning
 // carries no Code: check would list it twice).
-func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *Diagnostic {
+func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *diag.Diagnostic {
 	if !mountid.RendersNothing(html, js) {
 		return nil
 	}
-	return &Diagnostic{File: b.displayPath(w.Entry), Warning: true,
+	return &diag.Diagnostic{File: b.displayPath(w.Entry), Warning: true,
 		Message: fmt.Sprintf("widget %q renders nothing: %s", w.Config.Name, renderNothingHelp(b.analyseEntry(w).export != ""))}
 }
 

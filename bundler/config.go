@@ -13,6 +13,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/publicurl"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -233,7 +234,7 @@ func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 		nr.Path = WidgetConfigFile // the diagnostic names the file in full
 	}
 	if err != nil {
-		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
+		return nil, diag.Errorf(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
 	}
 	doc, err := parseJSONDoc(file, data)
 	if err != nil {
@@ -259,7 +260,7 @@ func (w *widget) resolveName(doc *jsonDoc) error {
 	if c.Name == "" {
 		c.Name = filepath.Base(w.Dir)
 		if !nameRE.MatchString(c.Name) {
-			return diagErr(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
+			return diag.Errorf(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
 		}
 	} else if !nameRE.MatchString(c.Name) {
 		return doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)

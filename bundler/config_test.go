@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // TestBadInputCorpus builds every project under testdata/bad — a good widget
@@ -112,7 +114,7 @@ func FuzzWidgetConfig(f *testing.F) {
 		}
 		w, err := loadWidget(dir, "w", "")
 		if err != nil {
-			if AsDiagnostics(err) == nil {
+			if diag.FromError(err) == nil {
 				t.Fatalf("error without a diagnostic: %v", err)
 			}
 			return

@@ -13,6 +13,7 @@ import (
 	"sort"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/distpath"
 	"github.com/widgetd/widgetd/internal/regularfile"
@@ -44,18 +45,18 @@ type previousDist struct {
 
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
-func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
+func readPrevious(dir string, display displaypath.Base) (*previousDist, *diag.Diagnostic) {
 	data, err := readBounded(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &diag.Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: fmt.Sprintf("previous manifest unreadable (%v); old builds will not be retained", err)}
 	}
 	var m assets.Manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != assets.ManifestVersion {
-		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &diag.Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
 	}
 	p := &previousDist{dir: dir, display: display, manifest: &m, files: map[string]assets.File{}}
@@ -96,11 +97,11 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 // truncated since (a bad disk, a hand edit, a partial copy) would make the
 // new dist/ one that widgetd serve and assets.Load refuse, so it is dropped
 // with a warning naming it instead.
-func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) []Diagnostic {
+func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) []diag.Diagnostic {
 	if prev == nil {
 		return nil
 	}
-	var warnings []Diagnostic
+	var warnings []diag.Diagnostic
 	for _, old := range prev.manifest.Builds {
 		if len(m.Builds) >= keep {
 			break
@@ -136,7 +137,7 @@ func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, 
 			continue // gone from disk: nothing to keep
 		}
 		if bad, why := prev.mismatch(old); bad != "" {
-			warnings = append(warnings, Diagnostic{File: prev.display.Show(filepath.Join(prev.dir, filepath.FromSlash(bad))), Warning: true,
+			warnings = append(warnings, diag.Diagnostic{File: prev.display.Show(filepath.Join(prev.dir, filepath.FromSlash(bad))), Warning: true,
 				Message: fmt.Sprintf("retained file no longer matches %s (%s); it is dropped from the new build instead of being published", assets.ManifestFile, why)})
 			continue
 		}

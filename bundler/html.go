@@ -15,6 +15,8 @@ import (
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/parse/v2"
 	lexhtml "github.com/tdewolff/parse/v2/html"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // htmlEntry is a widget's own HTML document with its local module scripts and
@@ -71,7 +73,7 @@ func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
 		return nil, limitDiag(display, 0, 0, err)
 	}
 	if err != nil {
-		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
+		return nil, diag.Errorf(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
 	if err := checkUTF8(display, bytes.TrimPrefix(data, utf8BOM)); err != nil {
 		return nil, err
@@ -240,7 +242,7 @@ func (p *htmlEntryParser) text(tok []byte, start int) (keep bool, err error) {
 		if *cur == "" {
 			// Pad so that esbuild's line:col in the script are the
 			// line:col in the HTML file.
-			line, col, _ := lineCol(p.data, start)
+			line, col, _ := diag.LineCol(p.data, start)
 			*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
 		}
 		*cur += string(tok)
@@ -288,8 +290,8 @@ func (e *htmlEntry) hasScript() bool {
 // errAt reports a problem at byte offset off of the document, with its line
 // as the source; an error argument gives the diagnostic its code.
 func (p *htmlEntryParser) errAt(off int, format string, args ...any) error {
-	l, c, src := lineCol(p.data, off)
-	d := diagErr(p.display, l, c, format, args...)
+	l, c, src := diag.LineCol(p.data, off)
+	d := diag.Errorf(p.display, l, c, format, args...)
 	d.Diagnostics[0].Source = src
 	if len(args) == 1 {
 		if err, ok := args[0].(error); ok {
@@ -445,7 +447,7 @@ func newMinifier() *minify.M {
 func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
 	out, err := m.Bytes("text/html", doc)
 	if err != nil {
-		return nil, diagErr(display, 0, 0, "cannot minify HTML: %v", err)
+		return nil, diag.Errorf(display, 0, 0, "cannot minify HTML: %v", err)
 	}
 	return out, nil
 }

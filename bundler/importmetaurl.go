@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // importMetaURLRE finds new URL("./relative", import.meta.url), optionally
@@ -80,7 +82,7 @@ func inlineWorkerErrors(file, src string) []api.Message {
 			continue // a plain new URL(), not a worker
 		}
 		spec := src[loc[6]:loc[7]]
-		line, col, text := lineCol([]byte(src), loc[0])
+		line, col, text := diag.LineCol([]byte(src), loc[0])
 		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
 			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
 	}
@@ -112,7 +114,7 @@ func (b *Builder) importMetaURLTargetErrors(file, src string) []api.Message {
 		if err == nil {
 			continue
 		}
-		line, col, text := lineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
+		line, col, text := diag.LineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
 		m := limitMessage(err)
 		m.Location = &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[7] - loc[6] + 2}
 		errs = append(errs, m)

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // maxJSONDepth is how deeply objects and arrays may nest in a JSON document
@@ -192,8 +194,8 @@ func checkUTF8(display string, data []byte) error {
 		}
 		off += n
 	}
-	l, c, _ := lineCol(data, off)
-	return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
+	l, c, _ := diag.LineCol(data, off)
+	return diag.Errorf(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
 }
 
 // syntaxErr places a decoder error. A } or ] right after a comma is
@@ -320,16 +322,16 @@ func (doc *jsonDoc) memberKeys(path string) []string {
 }
 
 // errAt returns a diagnostic at byte offset off.
-func (doc *jsonDoc) errAt(off int, format string, args ...any) *Error {
-	l, c, src := lineCol(doc.data, off)
-	e := diagErr(doc.file, l, c, format, args...)
+func (doc *jsonDoc) errAt(off int, format string, args ...any) *diag.Error {
+	l, c, src := diag.LineCol(doc.data, off)
+	e := diag.Errorf(doc.file, l, c, format, args...)
 	e.Diagnostics[0].Source = src
 	return e
 }
 
 // errPath returns a diagnostic at the key or element named by path (or at the
 // start of the file when path is not present).
-func (doc *jsonDoc) errPath(path string, format string, args ...any) *Error {
+func (doc *jsonDoc) errPath(path string, format string, args ...any) *diag.Error {
 	off := 0
 	if n, ok := doc.lookup(path); ok {
 		off = doc.nodes[n].off

@@ -6,25 +6,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // The build's own limits: a code per kind of refusal (widgetd check reports
 // them as rules), the source and config size guards, and the validation of
 // the widgetd.json fields that set them.
-
-// Codes of the diagnostics the build's own limits produce (Diagnostic.Code).
-const (
-	// CodeOutsideProject: a reference resolves outside the project.
-	CodeOutsideProject = "build-outside-project"
-	// CodeSourceTooLarge: a source file is over maxSourceSize.
-	CodeSourceTooLarge = "build-source-too-large"
-	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
-	CodeHTMLBudget = "build-html-budget"
-	// CodeNotRegularFile: a reference names a FIFO, socket or device,
-	// which a build never opens (it could block it, or never end).
-	CodeNotRegularFile = "build-not-regular-file"
-)
 
 // limitError is a refusal by one of the build's limits.
 type limitError struct {
@@ -37,7 +25,7 @@ func (e *limitError) Error() string { return e.msg }
 // message's plugin name), else "".
 func limitCode(name string) string {
 	switch name {
-	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget, CodeNotRegularFile:
+	case diag.CodeOutsideProject, diag.CodeSourceTooLarge, diag.CodeHTMLBudget, diag.CodeNotRegularFile:
 		return name
 	}
 	return ""
@@ -53,8 +41,8 @@ func codeOf(err error) string {
 }
 
 // limitDiag is a diagnostic for a limit error at file.
-func limitDiag(file string, line, col int, err error) *Error {
-	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
+func limitDiag(file string, line, col int, err error) *diag.Error {
+	return &diag.Error{Diagnostics: []diag.Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
 }
 
 // defaultMaxSourceSize is the largest source file a build reads (50 MiB),

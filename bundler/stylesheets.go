@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Global stylesheets: widget.json and widgetd.json "styles" list
@@ -24,7 +26,7 @@ type styleRef struct {
 	spec  string // as written, relative to the config file's folder
 	named string // the path it names, absolute
 	path  string // its real path (esbuild's metafile names real paths)
-	at    Diagnostic
+	at    diag.Diagnostic
 }
 
 // resolveStyleList checks a "styles" list of the config file doc, whose paths
@@ -73,7 +75,7 @@ func (c *containment) checkStyles(refs []styleRef) error {
 		if err := c.check(r.spec, r.path, r.named); err != nil {
 			d := r.at
 			d.Message, d.Code = err.Error(), codeOf(err)
-			return &Error{Diagnostics: []Diagnostic{d}}
+			return &diag.Error{Diagnostics: []diag.Diagnostic{d}}
 		}
 	}
 	return nil

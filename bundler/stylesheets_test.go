@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // widgetCSS is the CSS of the output's only widget, inline in its HTML.
@@ -122,7 +124,7 @@ func TestStylesBadPaths(t *testing.T) {
 			if err == nil {
 				t.Fatal("build succeeded")
 			}
-			d := AsDiagnostics(err)
+			d := diag.FromError(err)
 			if len(d) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
@@ -127,7 +128,7 @@ func (f *Fixture) Validate() error {
 }
 
 // ParseFixture decodes and checks one fixture file's contents; errors are
-// file:line:col diagnostics (*bundler.Error).
+// file:line:col diagnostics (*diag.Error).
 func ParseFixture(file string, data []byte) (*Fixture, error) {
 	var f Fixture
 	if err := bundler.DecodeStrictJSON(file, data, &f, "fixture"); err != nil {
@@ -200,7 +201,7 @@ func readFixtureFile(file string) ([]byte, error) {
 	case errors.As(err, &tl):
 		msg = fmt.Sprintf("this fixture is %s, over the %s a fixture may be; keep fixtures to the data a widget renders", regularfile.FormatBytes(tl.Size), regularfile.FormatBytes(tl.Max))
 	}
-	return nil, &bundler.Error{Diagnostics: []bundler.Diagnostic{{File: relPath(file), Message: msg}}}
+	return nil, &diag.Error{Diagnostics: []diag.Diagnostic{{File: relPath(file), Message: msg}}}
 }
 
 func fixtureName(file string) string {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // startDevSkippingBroken starts the dev server on the project. When the
@@ -75,7 +76,7 @@ func buildAlone(ctx context.Context, opts Options, skip []string) ([]string, err
 	if err == nil {
 		return nil, nil
 	}
-	diags := bundler.AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		return []string{err.Error()}, nil
 	}
