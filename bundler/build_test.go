@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -332,7 +333,7 @@ func TestRetention(t *testing.T) {
 				t.Errorf("build %s widget %s: %s not in files", bd.ID, name, bw.HTML)
 				continue
 			}
-			if indexOf(f.Builds, bd.ID) < 0 {
+			if slices.Index(f.Builds, bd.ID) < 0 {
 				t.Errorf("file %s does not list build %s", f.Path, bd.ID)
 			}
 		}

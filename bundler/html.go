@@ -16,6 +16,7 @@ import (
 	"github.com/tdewolff/parse/v2"
 	lexhtml "github.com/tdewolff/parse/v2/html"
 
+	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -75,7 +76,7 @@ func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
 	if err != nil {
 		return nil, diag.Errorf(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
-	if err := checkUTF8(display, bytes.TrimPrefix(data, utf8BOM)); err != nil {
+	if err := strictjson.CheckUTF8(display, bytes.TrimPrefix(data, strictjson.UTF8BOM)); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -451,6 +452,3 @@ func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
 	}
 	return out, nil
 }
-
-// utf8BOM is the UTF-8 byte order mark some editors start a file with.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

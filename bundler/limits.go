@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -63,11 +64,11 @@ func formatBytes(n int64) string { return regularfile.FormatBytes(n) }
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
-func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
+func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
-			return doc.errPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
+			return doc.ErrPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
 		}
 		p := o
 		if !filepath.IsAbs(p) {
@@ -75,17 +76,17 @@ func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return doc.errPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
+			return doc.ErrPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
 		}
 		if !st.IsDir() {
-			return doc.errPath(field, "allowOutside %q is a file; name the folder that holds it", o)
+			return doc.ErrPath(field, "allowOutside %q is a file; name the folder that holds it", o)
 		}
 	}
 	if pc.MaxSourceSize < 0 {
-		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", defaultMaxSourceSize)
+		return doc.ErrPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", defaultMaxSourceSize)
 	}
 	if pc.HTMLBudget < 0 {
-		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
+		return doc.ErrPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -110,17 +110,17 @@ func (f *Fixture) Validate() error {
 	if e := f.Expect; e != nil {
 		for i, s := range e.Text {
 			if strings.TrimSpace(s) == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.text[%d]", i), Message: "expected text must not be empty"}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.text[%d]", i), Message: "expected text must not be empty"}
 			}
 		}
 		for i, s := range e.Elements {
 			if strings.TrimSpace(s) == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.elements[%d]", i), Message: "a CSS selector must not be empty"}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.elements[%d]", i), Message: "a CSS selector must not be empty"}
 			}
 		}
 		for i, c := range e.Calls {
 			if c.Tool == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.calls[%d]", i), Message: `an expected call needs "tool"`}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.calls[%d]", i), Message: `an expected call needs "tool"`}
 			}
 		}
 	}
@@ -131,7 +131,7 @@ func (f *Fixture) Validate() error {
 // file:line:col diagnostics (*diag.Error).
 func ParseFixture(file string, data []byte) (*Fixture, error) {
 	var f Fixture
-	if err := bundler.DecodeStrictJSON(file, data, &f, "fixture"); err != nil {
+	if err := strictjson.Decode(file, data, &f, "fixture"); err != nil {
 		return nil, err
 	}
 	return &f, nil
