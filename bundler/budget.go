@@ -3,6 +3,7 @@ package bundler
 import (
 	"fmt"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -24,7 +25,7 @@ func (b *Builder) checkHTMLBudget(w *widget, size int) (*diag.Diagnostic, error)
 	}
 	d := diag.Diagnostic{File: b.displayPath(w.Entry), Warning: !b.strict, Code: diag.CodeHTMLBudget, Message: fmt.Sprintf(
 		"widget %q: HTML is %s, over the %s budget; some hosts cap an app's HTML at 1 MiB. %s, or raise \"htmlBudget\" (bytes) in %s",
-		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, ProjectConfigFile)}
+		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, layout.ProjectConfigFile)}
 	if b.strict {
 		return nil, &diag.Error{Diagnostics: []diag.Diagnostic{d}}
 	}

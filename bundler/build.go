@@ -22,6 +22,7 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/displaypath"
@@ -430,7 +431,7 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 		}
 	}
 	for _, w := range b.widgets {
-		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
+		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, layout.WidgetConfigFile)
 	}
 	paths := make([]string, 0, len(a.files))
 	for p, f := range a.files {

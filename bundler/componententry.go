@@ -266,24 +266,3 @@ func renderNothingHelp(exportsComponent bool) string {
 	return "its document has no content and its code neither creates an element nor mounts a component; " +
 		"export the component as the entry's default export (widgetd then mounts it), or mount it yourself, e.g. createRoot(document.getElementById(\"root\")!).render(<App />)"
 }
-
-// EntryFile returns the entry of the widget in folder dir, relative to it,
-// as the build resolves it (widget.json "entry", else the first default
-// entry present), or "" when there is none.
-func EntryFile(dir string) string {
-	data, err := readBounded(filepath.Join(dir, WidgetConfigFile))
-	if err == nil {
-		var c struct {
-			Entry string `json:"entry"`
-		}
-		if json.Unmarshal(data, &c) == nil && c.Entry != "" {
-			return c.Entry
-		}
-	}
-	for _, cand := range append([]string{"index.html"}, scriptEntries...) {
-		if st, err := os.Stat(filepath.Join(dir, cand)); err == nil && st.Mode().IsRegular() {
-			return cand
-		}
-	}
-	return ""
-}

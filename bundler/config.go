@@ -12,18 +12,13 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/cspgen"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/publicurl"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
-
-// WidgetConfigFile is the name of a widget's config file inside its folder.
-const WidgetConfigFile = "widget.json"
-
-// ProjectConfigFile is the optional project file at the project root.
-const ProjectConfigFile = "widgetd.json"
 
 // widgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
 // in widget.schema.json describes the same fields for editors.
@@ -91,7 +86,6 @@ var (
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
 
 // projectConfig is the optional widgetd.json at the project root. Command-line
@@ -133,7 +127,7 @@ type projectConfig struct {
 // config and no error.
 func loadProjectConfig(dir string) (projectConfig, error) {
 	var pc projectConfig
-	file := filepath.Join(dir, ProjectConfigFile)
+	file := filepath.Join(dir, layout.ProjectConfigFile)
 	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return pc, nil
@@ -198,7 +192,7 @@ type widget struct {
 // shown in messages. The checks run in a fixed order, so the same file
 // always gets the same first error.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
-	file := filepath.Join(display, WidgetConfigFile)
+	file := filepath.Join(display, layout.WidgetConfigFile)
 	doc, err := readWidgetDoc(dir, file)
 	if err != nil {
 		return nil, err
@@ -230,9 +224,9 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 // readWidgetDoc reads and parses dir/widget.json (file as shown in
 // messages) and refuses keys widget.json does not have.
 func readWidgetDoc(dir, file string) (*strictjson.Doc, error) {
-	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
+	data, err := readConfigFile(filepath.Join(dir, layout.WidgetConfigFile))
 	if nr := (*regularfile.NotRegularError)(nil); errors.As(err, &nr) {
-		nr.Path = WidgetConfigFile // the diagnostic names the file in full
+		nr.Path = layout.WidgetConfigFile // the diagnostic names the file in full
 	}
 	if err != nil {
 		return nil, diag.Errorf(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
@@ -321,7 +315,7 @@ func (w *widget) resolveInline(doc *strictjson.Doc, publicURL string) error {
 	if w.Config.Inline != nil {
 		w.Inline = *w.Config.Inline
 		if !w.Inline && publicURL == "" {
-			return doc.ErrPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
+			return doc.ErrPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", layout.ProjectConfigFile)
 		}
 	}
 	return nil
@@ -360,7 +354,7 @@ func (w *widget) resolveEntry(doc *strictjson.Doc) error {
 		return doc.ErrAt(0, "cannot resolve widget folder: %v", unwrapPathErr(err))
 	}
 	if c.Entry == "" {
-		candidates := append([]string{"index.html"}, scriptEntries...)
+		candidates := layout.DefaultEntries()
 		for _, cand := range candidates {
 			if st, err := os.Stat(filepath.Join(w.Dir, cand)); err == nil && st.Mode().IsRegular() {
 				c.Entry = cand

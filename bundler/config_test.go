@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -109,7 +110,7 @@ func FuzzWidgetConfig(f *testing.F) {
 	dir := f.TempDir()
 	writeFiles(f, dir, map[string]string{"index.ts": "", "a.css": "", "sub/b.CSS": "", "sub/dir.css/x": ""})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, WidgetConfigFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, layout.WidgetConfigFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		w, err := loadWidget(dir, "w", "")

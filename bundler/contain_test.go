@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -199,7 +200,7 @@ func TestBuildReadsWhatItMay(t *testing.T) {
 			top, root := outsideFixture(t)
 			writeFiles(t, root, tc.files)
 			if tc.project != "" {
-				writeFiles(t, root, map[string]string{ProjectConfigFile: tc.project})
+				writeFiles(t, root, map[string]string{layout.ProjectConfigFile: tc.project})
 			}
 			for link, target := range tc.links {
 				symlink(t, filepath.Join(top, target), filepath.Join(root, link))
@@ -325,7 +326,7 @@ func TestAllowOutsideValidated(t *testing.T) {
 		{`{"htmlBudget": -5}`, "htmlBudget must be a positive number"},
 	} {
 		_, root := outsideFixture(t)
-		writeFiles(t, root, map[string]string{ProjectConfigFile: tc.project, "widgets/w/index.ts": "1"})
+		writeFiles(t, root, map[string]string{layout.ProjectConfigFile: tc.project, "widgets/w/index.ts": "1"})
 		t.Chdir(root)
 		_, err := New(Options{Root: root, NoCache: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -363,20 +364,20 @@ func TestSourceSizeLimit(t *testing.T) {
 	if err := os.WriteFile(big, []byte(strings.Repeat("x", 3000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, root, map[string]string{ProjectConfigFile: `{"maxSourceSize": 2000}`})
+	writeFiles(t, root, map[string]string{layout.ProjectConfigFile: `{"maxSourceSize": 2000}`})
 	if _, err := assemble(t, root, false); err == nil || !strings.Contains(err.Error(), "2.9 KiB, over the 2.0 KiB source file limit") {
 		t.Fatalf("maxSourceSize 2000: %v", err)
 	}
-	writeFiles(t, root, map[string]string{ProjectConfigFile: `{"maxSourceSize": 4000}`})
+	writeFiles(t, root, map[string]string{layout.ProjectConfigFile: `{"maxSourceSize": 4000}`})
 	if _, err := assemble(t, root, false); err != nil {
 		t.Fatalf("maxSourceSize 4000: %v", err)
 	}
 
 	// An HTML entry is checked before it is read.
 	writeFiles(t, root, map[string]string{
-		ProjectConfigFile:      `{"maxSourceSize": 100}`,
-		"widgets/w/index.ts":   "document.body.textContent = 'w';\n",
-		"widgets/w/index.html": "<!doctype html><html><head><meta charset=\"utf-8\"><title>a long enough title</title></head><body><script type=\"module\" src=\"./index.ts\"></script></body></html>",
+		layout.ProjectConfigFile: `{"maxSourceSize": 100}`,
+		"widgets/w/index.ts":     "document.body.textContent = 'w';\n",
+		"widgets/w/index.html":   "<!doctype html><html><head><meta charset=\"utf-8\"><title>a long enough title</title></head><body><script type=\"module\" src=\"./index.ts\"></script></body></html>",
 	})
 	if _, err := assemble(t, root, false); err == nil || !strings.Contains(err.Error(), `widgets/w/index.html: error: entry "index.html" is 158 B, over the 100 B source file limit`) {
 		t.Fatalf("oversized HTML entry: %v", err)
@@ -388,10 +389,10 @@ func TestSourceSizeLimit(t *testing.T) {
 func TestHTMLBudget(t *testing.T) {
 	_, root := outsideFixture(t)
 	writeFiles(t, root, map[string]string{
-		ProjectConfigFile:       `{"htmlBudget": 14336}`,
-		"widgets/w/index.ts":    "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 600) + "`;\n",
-		"widgets/s/widget.json": `{"title":"Small"}`,
-		"widgets/s/index.ts":    "document.body.textContent = 's';\n",
+		layout.ProjectConfigFile: `{"htmlBudget": 14336}`,
+		"widgets/w/index.ts":     "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 600) + "`;\n",
+		"widgets/s/widget.json":  `{"title":"Small"}`,
+		"widgets/s/index.ts":     "document.body.textContent = 's';\n",
 	})
 	t.Chdir(root)
 	out, err := assemble(t, root, false)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -100,7 +101,7 @@ func (c *containment) tooLarge(spec string, size int64, read bool) error {
 		is = "holds more than " + formatBytes(c.maxSize) + " (its size as listed says less)"
 	}
 	return &limitError{diag.CodeSourceTooLarge, fmt.Sprintf("%s %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
-		what, is, formatBytes(c.maxSize), ProjectConfigFile)}
+		what, is, formatBytes(c.maxSize), layout.ProjectConfigFile)}
 }
 
 // limitMessage is err as an esbuild message: a limit's code rides as the

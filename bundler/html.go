@@ -16,6 +16,7 @@ import (
 	"github.com/tdewolff/parse/v2"
 	lexhtml "github.com/tdewolff/parse/v2/html"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 )
@@ -332,7 +333,7 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 		return "", err // outside, a FIFO or device, too large
 	}
 	if !within(projectDir, abs) && !c.allowsFile(abs) {
-		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), ProjectConfigFile)
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), layout.ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.display.Show(abs))

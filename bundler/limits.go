@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
@@ -68,7 +69,7 @@ func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
-			return doc.ErrPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
+			return doc.ErrPath(field, "allowOutside entries are folders, relative to %s; this one is empty", layout.ProjectConfigFile)
 		}
 		p := o
 		if !filepath.IsAbs(p) {

@@ -18,6 +18,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/contenttype"
 )
@@ -145,7 +146,7 @@ func (b *Builder) discover() error {
 		if !st.IsDir() {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, layout.WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
 		if slices.Contains(b.skip, e.Name()) {
@@ -165,7 +166,7 @@ func (b *Builder) discover() error {
 			if d := diag.FromError(err); d != nil {
 				diags = append(diags, d...)
 			} else {
-				diags = append(diags, diag.Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
+				diags = append(diags, diag.Diagnostic{File: b.displayPath(filepath.Join(dir, layout.WidgetConfigFile)), Message: err.Error()})
 			}
 			continue
 		}
@@ -184,7 +185,7 @@ func (b *Builder) discover() error {
 		return &diag.Error{Diagnostics: diags}
 	}
 	if len(widgets) == 0 {
-		return diag.Errorf(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
+		return diag.Errorf(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", layout.WidgetConfigFile)
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -48,7 +49,7 @@ func (b *Builder) unusedStyleWarnings(w *widget, read map[string]bool, first boo
 		fromRoot, _ := filepath.Rel(b.root, css)
 		out = append(out, diag.Diagnostic{File: b.displayPath(css), Warning: true, Message: fmt.Sprintf(
 			"%s is not imported by any module nor listed in \"styles\", so no widget gets it; to give it to every widget, add it to \"styles\" in %s (\"styles\": [%q]), or to one widget's widget.json (\"styles\": [\"../%s\"])",
-			e.Name(), ProjectConfigFile, filepath.ToSlash(fromRoot), e.Name())})
+			e.Name(), layout.ProjectConfigFile, filepath.ToSlash(fromRoot), e.Name())})
 	}
 	return out
 }

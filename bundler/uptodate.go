@@ -14,6 +14,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/atomicfile"
 )
@@ -67,7 +68,7 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("options", []byte(b.settingsKey()))
-	project, err := readBounded(filepath.Join(b.root, ProjectConfigFile))
+	project, err := readBounded(filepath.Join(b.root, layout.ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
 	}
@@ -75,7 +76,7 @@ func (b *Builder) buildKey() (string, error) {
 	h.add("env", []byte(b.envKey()))
 	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
-		cfg, err := readBounded(filepath.Join(w.Dir, WidgetConfigFile))
+		cfg, err := readBounded(filepath.Join(w.Dir, layout.WidgetConfigFile))
 		if err != nil {
 			return "", err
 		}

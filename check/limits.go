@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/widgetd/widgetd/assets/audit"
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -77,7 +77,7 @@ func limitFinding(d diag.Diagnostic) audit.Finding {
 // widget.json) holds file, or "project".
 func widgetOf(file string) string {
 	for d := file; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, bundler.WidgetConfigFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(d, layout.WidgetConfigFile)); err == nil {
 			return filepath.Base(d)
 		}
 		if filepath.Dir(d) == d || d == "." {

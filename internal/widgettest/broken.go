@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/diag"
 )
@@ -104,7 +105,7 @@ func widgetFolders(opts Options) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(dir, e.Name(), bundler.WidgetConfigFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), layout.WidgetConfigFile)); err == nil {
 			out = append(out, e.Name())
 		}
 	}
