@@ -9,6 +9,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/jstransform"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -46,7 +47,7 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 				return api.OnLoadResult{Errors: errs}, nil
 			}
 		}
-		return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+		return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 	})
 }
 
@@ -87,19 +88,6 @@ func inlineWorkerErrors(file, src string) []api.Message {
 			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
 	}
 	return errs
-}
-
-// loaderFor picks esbuild's loader for a script by its extension.
-func loaderFor(p string) api.Loader {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".ts", ".mts", ".cts":
-		return api.LoaderTS
-	case ".tsx":
-		return api.LoaderTSX
-	case ".jsx":
-		return api.LoaderJSX
-	}
-	return api.LoaderJS
 }
 
 // importMetaURLTargetErrors checks the file each new URL("./x",
