@@ -22,6 +22,7 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/distwrite"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
@@ -479,7 +480,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	t := &a.timings
 	t.Discover = discoverTime
 	watch = startWatch()
-	unlock, err := lockOut(b.outDir, b.display)
+	unlock, err := distwrite.LockOut(b.outDir, b.display)
 	if err != nil {
 		return nil, err
 	}
@@ -520,7 +521,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 // the Write and Compress stages.
 func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]diag.Diagnostic, error) {
 	m, files, warnings, t := a.manifest, a.files, a.warnings, &a.timings
-	recoverInterrupted(b.outDir)
+	distwrite.RecoverInterrupted(b.outDir)
 	prev, warn := readPrevious(b.outDir, b.display)
 	if warn != nil {
 		warnings = append(warnings, *warn)
