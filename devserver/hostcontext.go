@@ -72,7 +72,7 @@ const (
 var timeZonePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`)
 
 // Validate checks the values the JSON types cannot; the error names the
-// field's JSON path (a *bundler.FieldError). A nil HostContext is valid.
+// field's JSON path (a *strictjson.FieldError). A nil HostContext is valid.
 func (hc *HostContext) Validate() error {
 	if hc == nil {
 		return nil
