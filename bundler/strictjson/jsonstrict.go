@@ -51,6 +51,7 @@ type FieldError struct {
 	Message string
 }
 
+// Error is the field's JSON path and what is wrong with its value.
 func (e *FieldError) Error() string { return e.Path + ": " + e.Message }
 
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
