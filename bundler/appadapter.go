@@ -9,6 +9,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/bundler/internal/jstransform"
 )
 
 // scriptModules matches the files the App adapter hook looks into: every
@@ -71,7 +72,7 @@ var (
 // goes without the adapter.
 func (b *Builder) appAdapterPlugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-app-adapter", Setup: func(pb api.PluginBuild) {
-		ns := &nsReexports{b: b, cache: map[string]map[string]string{}, resolved: map[[2]string]string{}}
+		ns := jstransform.NewNamespaceReexports(b.contain.readFile)
 		pb.OnLoad(api.OnLoadOptions{Filter: scriptModules, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			data, err := b.contain.readFile("", a.Path, "")
 			if isLimitError(err) {
@@ -80,8 +81,8 @@ func (b *Builder) appAdapterPlugin() api.Plugin {
 			if err != nil {
 				return api.OnLoadResult{}, fmt.Errorf("read %s: %w", a.Path, err)
 			}
-			src, rewritten := ns.rewrite(pb, a.Path, string(data))
-			if out, ok := pureClasses(src, loaderFor(a.Path)); ok {
+			src, rewritten := ns.Rewrite(pb, a.Path, string(data))
+			if out, ok := jstransform.PureClasses(src, jstransform.LoaderFor(a.Path)); ok {
 				src, rewritten = out, true
 			}
 			adapt := postsUIInitialize(src)
@@ -91,7 +92,7 @@ func (b *Builder) appAdapterPlugin() api.Plugin {
 			if adapt {
 				src = withAppAdapter(a.Path, src)
 			}
-			return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+			return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 		})
 	}}
 }

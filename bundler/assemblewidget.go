@@ -9,6 +9,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
@@ -109,7 +110,7 @@ func (b *Builder) widgetPolicy(w *widget, loadsFiles bool) (*cspgen.Policy, erro
 		origin := publicurl.Origin(b.publicURL)
 		var err error
 		if pol, err = pol.With(cspgen.Domains{Resource: []string{origin}}); err != nil {
-			return nil, diagErr(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
+			return nil, diag.Errorf(w.ConfigFile, 0, 0, "cannot add public origin %q to the CSP: %v", origin, err)
 		}
 	}
 	return pol, nil

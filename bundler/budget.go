@@ -1,6 +1,11 @@
 package bundler
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
+)
 
 // defaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
 // widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
@@ -10,7 +15,7 @@ const defaultHTMLBudget = 1 << 20
 
 // checkHTMLBudget reports a widget document over the budget: a warning, or
 // with Options.Strict an error.
-func (b *Builder) checkHTMLBudget(w *widget, size int) (*Diagnostic, error) {
+func (b *Builder) checkHTMLBudget(w *widget, size int) (*diag.Diagnostic, error) {
 	if int64(size) <= b.htmlBudget {
 		return nil, nil
 	}
@@ -18,11 +23,11 @@ func (b *Builder) checkHTMLBudget(w *widget, size int) (*Diagnostic, error) {
 	if !w.Inline {
 		how = "Trim the document"
 	}
-	d := Diagnostic{File: b.displayPath(w.Entry), Warning: !b.strict, Code: CodeHTMLBudget, Message: fmt.Sprintf(
+	d := diag.Diagnostic{File: b.displayPath(w.Entry), Warning: !b.strict, Code: diag.CodeHTMLBudget, Message: fmt.Sprintf(
 		"widget %q: HTML is %s, over the %s budget; some hosts cap an app's HTML at 1 MiB. %s, or raise \"htmlBudget\" (bytes) in %s",
-		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, ProjectConfigFile)}
+		w.Config.Name, formatBytes(int64(size)), formatBytes(b.htmlBudget), how, layout.ProjectConfigFile)}
 	if b.strict {
-		return nil, &Error{Diagnostics: []Diagnostic{d}}
+		return nil, &diag.Error{Diagnostics: []diag.Diagnostic{d}}
 	}
 	return &d, nil
 }

@@ -22,6 +22,9 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/distwrite"
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/publicurl"
@@ -111,7 +114,7 @@ type Options struct {
 	// recorded with them, so an up-to-date build repeats them without
 	// auditing again. widgetd build passes check's undeclared-origin rules
 	// (package check depends on this one, so it comes in from outside).
-	Audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
+	Audit func(ctx context.Context, b *Builder, res *Result) []diag.Diagnostic
 }
 
 // Builder builds one project. It keeps an esbuild context and a compression
@@ -171,7 +174,7 @@ type Builder struct {
 	progress      func(note string)
 	progressDelay time.Duration
 	// audit is Options.Audit.
-	audit func(ctx context.Context, b *Builder, res *Result) []Diagnostic
+	audit func(ctx context.Context, b *Builder, res *Result) []diag.Diagnostic
 	// projectStyles are widgetd.json's "styles" (stylesheets.go); the
 	// up-to-date key covers them through widgetd.json's bytes.
 	projectStyles []styleRef
@@ -338,7 +341,7 @@ type Result struct {
 	// Widgets summarises each widget's files for display.
 	Widgets []WidgetSummary `json:"widgets"`
 	// Warnings are non-fatal diagnostics.
-	Warnings []Diagnostic `json:"warnings,omitempty"`
+	Warnings []diag.Diagnostic `json:"warnings,omitempty"`
 	// Duration is the wall time of the build.
 	Duration time.Duration `json:"durationNs"`
 	// Compressed and Reused count encodings made and taken from the cache.
@@ -390,7 +393,7 @@ type Output struct {
 	// Files maps dist/-relative paths to their bytes.
 	Files map[string][]byte
 	// Warnings are non-fatal diagnostics.
-	Warnings []Diagnostic
+	Warnings []diag.Diagnostic
 	// Metafile is esbuild's metafile JSON for the build (inputs, outputs and
 	// which module each output byte came from), for audits such as check.
 	Metafile string
@@ -429,7 +432,7 @@ func (b *Builder) Assemble(ctx context.Context) (*Output, error) {
 		}
 	}
 	for _, w := range b.widgets {
-		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, WidgetConfigFile)
+		out.ConfigFiles[w.Config.Name] = filepath.Join(w.Dir, layout.WidgetConfigFile)
 	}
 	paths := make([]string, 0, len(a.files))
 	for p, f := range a.files {
@@ -477,7 +480,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	t := &a.timings
 	t.Discover = discoverTime
 	watch = startWatch()
-	unlock, err := lockOut(b.outDir, b.display)
+	unlock, err := distwrite.LockOut(b.outDir, b.display)
 	if err != nil {
 		return nil, err
 	}
@@ -516,9 +519,9 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 // builds to retain, precompresses, and swaps the new dist/ in. It returns the
 // build's warnings plus one about an unreadable previous dist/; watch times
 // the Write and Compress stages.
-func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]Diagnostic, error) {
+func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatch) ([]diag.Diagnostic, error) {
 	m, files, warnings, t := a.manifest, a.files, a.warnings, &a.timings
-	recoverInterrupted(b.outDir)
+	distwrite.RecoverInterrupted(b.outDir)
 	prev, warn := readPrevious(b.outDir, b.display)
 	if warn != nil {
 		warnings = append(warnings, *warn)
@@ -552,7 +555,7 @@ func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatc
 
 // result describes a build just written: its manifest, warnings, bridge
 // size, and each widget's files with their sizes.
-func (b *Builder) result(m *assets.Manifest, warnings []Diagnostic, bridge *BridgeSize) *Result {
+func (b *Builder) result(m *assets.Manifest, warnings []diag.Diagnostic, bridge *BridgeSize) *Result {
 	res := &Result{Manifest: m, OutDir: b.outDir, Warnings: warnings, Bridge: bridge}
 	byPath := map[string]assets.File{}
 	for _, f := range m.Files {

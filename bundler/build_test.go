@@ -12,11 +12,13 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -331,7 +333,7 @@ func TestRetention(t *testing.T) {
 				t.Errorf("build %s widget %s: %s not in files", bd.ID, name, bw.HTML)
 				continue
 			}
-			if indexOf(f.Builds, bd.ID) < 0 {
+			if slices.Index(f.Builds, bd.ID) < 0 {
 				t.Errorf("file %s does not list build %s", f.Path, bd.ID)
 			}
 		}
@@ -349,7 +351,7 @@ func TestSyntaxErrorLocation(t *testing.T) {
 	root := copyTree(t, "testdata/shells")
 	writeFiles(t, root, map[string]string{"widgets/script/index.ts": "import \"./style.css\";\nconst ok = 1;\nconst broken = (;\n"})
 	_, err := Build(context.Background(), Options{Root: root})
-	diags := AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		t.Fatalf("want diagnostics, got %v", err)
 	}

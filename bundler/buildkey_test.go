@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"testing"
 	"unsafe"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // keyTestBuilder returns a Builder for a project with one empty widgets
@@ -63,7 +65,7 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"ReactRefresh":    func(o *Options) { o.ReactRefresh = true },
 		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
 		"Audit": func(o *Options) {
-			o.Audit = func(context.Context, *Builder, *Result) []Diagnostic { return nil }
+			o.Audit = func(context.Context, *Builder, *Result) []diag.Diagnostic { return nil }
 		},
 	}
 	// notOutput are the options that do not decide the output.

@@ -10,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // compilerModules is the node_modules of the framework fixtures, which hold
@@ -83,8 +86,8 @@ func firstHTML(out *Output) string { return string(out.Files[out.Manifest.Widget
 // named in allowOutside (contain.go), so the project names it.
 func writeProjectWith(t *testing.T, modules string, files map[string]string) string {
 	t.Helper()
-	if _, ok := files[ProjectConfigFile]; !ok {
-		files[ProjectConfigFile] = fmt.Sprintf(`{"allowOutside": [%q]}`, modules)
+	if _, ok := files[layout.ProjectConfigFile]; !ok {
+		files[layout.ProjectConfigFile] = fmt.Sprintf(`{"allowOutside": [%q]}`, modules)
 	}
 	root := writeProject(t, files)
 	if err := os.Symlink(modules, filepath.Join(root, "node_modules")); err != nil {
@@ -145,7 +148,7 @@ func TestCompilerErrorsPointAtTheSource(t *testing.T) {
 			}
 			root := writeProjectWith(t, modules, files)
 			_, _, err := assembleProject(t, testOptions(root))
-			diags := AsDiagnostics(err)
+			diags := diag.FromError(err)
 			if len(diags) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/mountid"
 )
 
@@ -246,11 +247,11 @@ func frameworkOfJSXSource(dir string) string {
 // body content, and code that neither writes to the DOM nor mounts
 // anything (`widgetd check` fails it as render-nothing, so the warning
 // carries no Code: check would list it twice).
-func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *Diagnostic {
+func (b *Builder) rendersNothingWarning(w *widget, html, js []byte) *diag.Diagnostic {
 	if !mountid.RendersNothing(html, js) {
 		return nil
 	}
-	return &Diagnostic{File: b.displayPath(w.Entry), Warning: true,
+	return &diag.Diagnostic{File: b.displayPath(w.Entry), Warning: true,
 		Message: fmt.Sprintf("widget %q renders nothing: %s", w.Config.Name, renderNothingHelp(b.analyseEntry(w).export != ""))}
 }
 
@@ -264,25 +265,4 @@ func renderNothingHelp(exportsComponent bool) string {
 	}
 	return "its document has no content and its code neither creates an element nor mounts a component; " +
 		"export the component as the entry's default export (widgetd then mounts it), or mount it yourself, e.g. createRoot(document.getElementById(\"root\")!).render(<App />)"
-}
-
-// EntryFile returns the entry of the widget in folder dir, relative to it,
-// as the build resolves it (widget.json "entry", else the first default
-// entry present), or "" when there is none.
-func EntryFile(dir string) string {
-	data, err := readBounded(filepath.Join(dir, WidgetConfigFile))
-	if err == nil {
-		var c struct {
-			Entry string `json:"entry"`
-		}
-		if json.Unmarshal(data, &c) == nil && c.Entry != "" {
-			return c.Entry
-		}
-	}
-	for _, cand := range append([]string{"index.html"}, scriptEntries...) {
-		if st, err := os.Stat(filepath.Join(dir, cand)); err == nil && st.Mode().IsRegular() {
-			return cand
-		}
-	}
-	return ""
 }

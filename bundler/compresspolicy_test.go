@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
 )
 
 // TestCompressionPolicy checks which files get .br/.gz sidecars: files a
@@ -36,7 +37,7 @@ func TestCompressionPolicy(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := copyTree(t, "testdata/shells")
 			if tc.projectFile != "" {
-				if err := os.WriteFile(filepath.Join(root, ProjectConfigFile), []byte(tc.projectFile), 0o644); err != nil {
+				if err := os.WriteFile(filepath.Join(root, layout.ProjectConfigFile), []byte(tc.projectFile), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -12,16 +12,13 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/publicurl"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
-
-// WidgetConfigFile is the name of a widget's config file inside its folder.
-const WidgetConfigFile = "widget.json"
-
-// ProjectConfigFile is the optional project file at the project root.
-const ProjectConfigFile = "widgetd.json"
 
 // widgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
 // in widget.schema.json describes the same fields for editors.
@@ -89,7 +86,6 @@ var (
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
 	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
-	scriptEntries  = []string{"index.tsx", "index.ts", "index.jsx", "index.js", "src/index.tsx", "src/index.ts", "src/index.jsx", "src/index.js", "src/main.tsx", "src/main.ts", "src/main.jsx", "src/main.js"}
 )
 
 // projectConfig is the optional widgetd.json at the project root. Command-line
@@ -131,7 +127,7 @@ type projectConfig struct {
 // config and no error.
 func loadProjectConfig(dir string) (projectConfig, error) {
 	var pc projectConfig
-	file := filepath.Join(dir, ProjectConfigFile)
+	file := filepath.Join(dir, layout.ProjectConfigFile)
 	data, err := readConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return pc, nil
@@ -139,29 +135,29 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 	if err != nil {
 		return pc, fmt.Errorf("read project config: %w", err)
 	}
-	doc, err := parseJSONDoc(file, data)
+	doc, err := strictjson.Parse(file, data)
 	if err != nil {
 		return pc, err
 	}
-	if err := doc.checkKeys("", projectKeys); err != nil {
+	if err := doc.CheckKeys("", projectKeys); err != nil {
 		return pc, err
 	}
-	if err := doc.decode(&pc); err != nil {
+	if err := doc.Decode(&pc); err != nil {
 		return pc, err
 	}
 	if pc.Retain < 0 {
-		return pc, doc.errPath("retain", "retain must be 1 or more (how many builds to keep)")
+		return pc, doc.ErrPath("retain", "retain must be 1 or more (how many builds to keep)")
 	}
 	if err := checkLimits(doc, dir, &pc); err != nil {
 		return pc, err
 	}
 	if pc.PublicURL != "" {
 		if _, err := publicurl.Normalize(pc.PublicURL); err != nil {
-			return pc, doc.errPath("publicUrl", "%v", err)
+			return pc, doc.ErrPath("publicUrl", "%v", err)
 		}
 	}
 	if _, _, err := parseTargets(pc.Targets); err != nil {
-		return pc, doc.errPath("targets", "%v", err)
+		return pc, doc.ErrPath("targets", "%v", err)
 	}
 	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {
 		return pc, err
@@ -196,21 +192,21 @@ type widget struct {
 // shown in messages. The checks run in a fixed order, so the same file
 // always gets the same first error.
 func loadWidget(dir, display string, publicURL string) (*widget, error) {
-	file := filepath.Join(display, WidgetConfigFile)
+	file := filepath.Join(display, layout.WidgetConfigFile)
 	doc, err := readWidgetDoc(dir, file)
 	if err != nil {
 		return nil, err
 	}
 	w := &widget{Dir: dir, ConfigFile: file}
-	if err := doc.decode(&w.Config); err != nil {
+	if err := doc.Decode(&w.Config); err != nil {
 		return nil, err
 	}
-	steps := []func(*jsonDoc) error{
+	steps := []func(*strictjson.Doc) error{
 		w.resolveName,
 		w.checkText,
 		w.resolveEntry,
 		w.resolveProfiles,
-		func(doc *jsonDoc) error { return w.resolveInline(doc, publicURL) },
+		func(doc *strictjson.Doc) error { return w.resolveInline(doc, publicURL) },
 		w.checkRoot,
 		w.checkProvider,
 		w.checkDomain,
@@ -227,15 +223,15 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 
 // readWidgetDoc reads and parses dir/widget.json (file as shown in
 // messages) and refuses keys widget.json does not have.
-func readWidgetDoc(dir, file string) (*jsonDoc, error) {
-	data, err := readConfigFile(filepath.Join(dir, WidgetConfigFile))
+func readWidgetDoc(dir, file string) (*strictjson.Doc, error) {
+	data, err := readConfigFile(filepath.Join(dir, layout.WidgetConfigFile))
 	if nr := (*regularfile.NotRegularError)(nil); errors.As(err, &nr) {
-		nr.Path = WidgetConfigFile // the diagnostic names the file in full
+		nr.Path = layout.WidgetConfigFile // the diagnostic names the file in full
 	}
 	if err != nil {
-		return nil, diagErr(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
+		return nil, diag.Errorf(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
 	}
-	doc, err := parseJSONDoc(file, data)
+	doc, err := strictjson.Parse(file, data)
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +241,7 @@ func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 		path    string
 		allowed []string
 	}{{"", widgetKeys}, {"csp", cspKeys}, {"permissions", permissionKeys}} {
-		if err := doc.checkKeys(level.path, level.allowed); err != nil {
+		if err := doc.CheckKeys(level.path, level.allowed); err != nil {
 			return nil, err
 		}
 	}
@@ -254,18 +250,18 @@ func readWidgetDoc(dir, file string) (*jsonDoc, error) {
 
 // resolveName defaults the name to the folder's and the title to the name,
 // and checks the name.
-func (w *widget) resolveName(doc *jsonDoc) error {
+func (w *widget) resolveName(doc *strictjson.Doc) error {
 	c := &w.Config
 	if c.Name == "" {
 		c.Name = filepath.Base(w.Dir)
 		if !nameRE.MatchString(c.Name) {
-			return diagErr(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
+			return diag.Errorf(w.ConfigFile, 1, 1, "folder name %q is not a valid widget name ([a-z0-9-]+); rename the folder or set \"name\"", c.Name)
 		}
 	} else if !nameRE.MatchString(c.Name) {
-		return doc.errPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
+		return doc.ErrPath("name", "name %q must match [a-z0-9-]+ (lower case letters, digits and '-', starting with a letter or digit)", c.Name)
 	}
 	if len(c.Name) > 64 {
-		return doc.errPath("name", "name %q is longer than 64 characters", c.Name)
+		return doc.ErrPath("name", "name %q is longer than 64 characters", c.Name)
 	}
 	if c.Title == "" {
 		c.Title = c.Name
@@ -274,13 +270,13 @@ func (w *widget) resolveName(doc *jsonDoc) error {
 }
 
 // checkText refuses NUL characters in the texts shown to hosts.
-func (w *widget) checkText(doc *jsonDoc) error {
+func (w *widget) checkText(doc *strictjson.Doc) error {
 	c := &w.Config
 	for _, k := range []struct {
 		path, value string
 	}{{"title", c.Title}, {"description", c.Description}, {"widgetDescription", c.WidgetDescription}} {
 		if strings.ContainsAny(k.value, "\x00") {
-			return doc.errPath(k.path, "%s must not contain NUL characters", k.path)
+			return doc.ErrPath(k.path, "%s must not contain NUL characters", k.path)
 		}
 	}
 	return nil
@@ -288,20 +284,20 @@ func (w *widget) checkText(doc *jsonDoc) error {
 
 // resolveProfiles sets the profiles to emit: both by default, else the
 // named ones, sorted and without repeats.
-func (w *widget) resolveProfiles(doc *jsonDoc) error {
+func (w *widget) resolveProfiles(doc *strictjson.Doc) error {
 	c := &w.Config
 	w.Profiles = []string{assets.ProfileMCPApp, assets.ProfileSkybridge}
-	if !doc.has("profiles") {
+	if !doc.Has("profiles") {
 		return nil
 	}
 	if len(c.Profiles) == 0 {
-		return doc.errPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
+		return doc.ErrPath("profiles", "profiles must name at least one of \"mcp-app\", \"skybridge\"")
 	}
 	seen := map[string]bool{}
 	w.Profiles = nil
 	for i, p := range c.Profiles {
 		if p != assets.ProfileMCPApp && p != assets.ProfileSkybridge {
-			return doc.errPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
+			return doc.ErrPath(fmt.Sprintf("profiles[%d]", i), "unknown profile %q; use \"mcp-app\" or \"skybridge\"", p)
 		}
 		if !seen[p] {
 			seen[p] = true
@@ -314,22 +310,22 @@ func (w *widget) resolveProfiles(doc *jsonDoc) error {
 
 // resolveInline decides inline vs external: inline unless a public URL is
 // configured, and external only with one.
-func (w *widget) resolveInline(doc *jsonDoc, publicURL string) error {
+func (w *widget) resolveInline(doc *strictjson.Doc, publicURL string) error {
 	w.Inline = publicURL == ""
 	if w.Config.Inline != nil {
 		w.Inline = *w.Config.Inline
 		if !w.Inline && publicURL == "" {
-			return doc.errPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", ProjectConfigFile)
+			return doc.ErrPath("inline", "\"inline\": false needs a public URL to load files from; pass --public-url or set publicUrl in %s", layout.ProjectConfigFile)
 		}
 	}
 	return nil
 }
 
 // checkDomain validates the widget's dedicated origin, when set.
-func (w *widget) checkDomain(doc *jsonDoc) error {
+func (w *widget) checkDomain(doc *strictjson.Doc) error {
 	if d := w.Config.Domain; d != "" {
 		if err := validateDomain(d); err != nil {
-			return doc.errPath("domain", "%v", err)
+			return doc.ErrPath("domain", "%v", err)
 		}
 	}
 	return nil
@@ -337,7 +333,7 @@ func (w *widget) checkDomain(doc *jsonDoc) error {
 
 // resolvePolicy validates the CSP domains into the widget's policy, pointing
 // an error at the offending entry.
-func (w *widget) resolvePolicy(doc *jsonDoc) error {
+func (w *widget) resolvePolicy(doc *strictjson.Doc) error {
 	pol, err := cspgen.New(w.Config.CSP)
 	if err != nil {
 		path := "csp"
@@ -345,20 +341,20 @@ func (w *widget) resolvePolicy(doc *jsonDoc) error {
 		if errors.As(err, &ve) {
 			path = fmt.Sprintf("csp.%s[%d]", ve.Field, ve.Index)
 		}
-		return doc.errPath(path, "%v", err)
+		return doc.ErrPath(path, "%v", err)
 	}
 	w.Policy = pol
 	return nil
 }
 
-func (w *widget) resolveEntry(doc *jsonDoc) error {
+func (w *widget) resolveEntry(doc *strictjson.Doc) error {
 	c := &w.Config
 	rootReal, err := filepath.EvalSymlinks(w.Dir)
 	if err != nil {
-		return doc.errAt(0, "cannot resolve widget folder: %v", unwrapPathErr(err))
+		return doc.ErrAt(0, "cannot resolve widget folder: %v", unwrapPathErr(err))
 	}
 	if c.Entry == "" {
-		candidates := append([]string{"index.html"}, scriptEntries...)
+		candidates := layout.DefaultEntries()
 		for _, cand := range candidates {
 			if st, err := os.Stat(filepath.Join(w.Dir, cand)); err == nil && st.Mode().IsRegular() {
 				c.Entry = cand
@@ -366,52 +362,52 @@ func (w *widget) resolveEntry(doc *jsonDoc) error {
 			}
 		}
 		if c.Entry == "" {
-			return doc.errAt(0, "no entry found in %s; add one of %s, or set \"entry\" in widget.json", filepath.Dir(w.ConfigFile), strings.Join(candidates, ", "))
+			return doc.ErrAt(0, "no entry found in %s; add one of %s, or set \"entry\" in widget.json", filepath.Dir(w.ConfigFile), strings.Join(candidates, ", "))
 		}
 	} else if filepath.IsAbs(c.Entry) || strings.Contains(filepath.ToSlash(c.Entry), "\\") {
-		return doc.errPath("entry", "entry %q must be a path relative to the widget folder", c.Entry)
+		return doc.ErrPath("entry", "entry %q must be a path relative to the widget folder", c.Entry)
 	}
 	abs := filepath.Join(w.Dir, filepath.FromSlash(c.Entry))
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return doc.errPath("entry", "entry %q: %v", c.Entry, unwrapPathErr(err))
+		return doc.ErrPath("entry", "entry %q: %v", c.Entry, unwrapPathErr(err))
 	}
 	if rel, err := filepath.Rel(rootReal, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return doc.errPath("entry", "entry %q is outside the widget folder; move it inside %s", c.Entry, filepath.Dir(w.ConfigFile))
+		return doc.ErrPath("entry", "entry %q is outside the widget folder; move it inside %s", c.Entry, filepath.Dir(w.ConfigFile))
 	}
 	st, err := os.Stat(real)
 	if err != nil || !st.Mode().IsRegular() {
-		return doc.errPath("entry", "entry %q is not a regular file", c.Entry)
+		return doc.ErrPath("entry", "entry %q is not a regular file", c.Entry)
 	}
 	switch ext := strings.ToLower(filepath.Ext(real)); ext {
 	case ".html", ".htm":
 		w.HTMLEntry = true
 	case ".tsx", ".ts", ".jsx", ".js", ".mts", ".mjs", ".vue", ".svelte":
 	default:
-		return doc.errPath("entry", "entry %q has an unsupported type %q; use an .html document, a .tsx/.ts/.jsx/.js script, or a .vue/.svelte component", c.Entry, ext)
+		return doc.ErrPath("entry", "entry %q has an unsupported type %q; use an .html document, a .tsx/.ts/.jsx/.js script, or a .vue/.svelte component", c.Entry, ext)
 	}
 	w.Entry = abs
 	return nil
 }
 
 // resolveStyles checks the "styles" list (stylesheets.go).
-func (w *widget) resolveStyles(doc *jsonDoc) (err error) {
+func (w *widget) resolveStyles(doc *strictjson.Doc) (err error) {
 	w.styles, err = resolveStyleList(doc, w.Dir, w.Config.Styles)
 	return err
 }
 
 // checkRoot validates the "root" field: an HTML id, and only for a script
 // entry (an HTML entry provides its own elements).
-func (w *widget) checkRoot(doc *jsonDoc) error {
+func (w *widget) checkRoot(doc *strictjson.Doc) error {
 	r := w.Config.Root
-	if !doc.has("root") {
+	if !doc.Has("root") {
 		return nil
 	}
 	if !rootIDRE.MatchString(r) {
-		return doc.errPath("root", "root %q must be an HTML id: a letter, then letters, digits, '-', '_', ':' or '.'", r)
+		return doc.ErrPath("root", "root %q must be an HTML id: a letter, then letters, digits, '-', '_', ':' or '.'", r)
 	}
 	if w.HTMLEntry {
-		return doc.errPath("root", "\"root\" is for script entries; %s is an HTML entry, so add <div id=%q></div> to it instead", w.Config.Entry, r)
+		return doc.ErrPath("root", "\"root\" is for script entries; %s is an HTML entry, so add <div id=%q></div> to it instead", w.Config.Entry, r)
 	}
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // TestBadInputCorpus builds every project under testdata/bad — a good widget
@@ -107,12 +110,12 @@ func FuzzWidgetConfig(f *testing.F) {
 	dir := f.TempDir()
 	writeFiles(f, dir, map[string]string{"index.ts": "", "a.css": "", "sub/b.CSS": "", "sub/dir.css/x": ""})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if err := os.WriteFile(filepath.Join(dir, WidgetConfigFile), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, layout.WidgetConfigFile), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		w, err := loadWidget(dir, "w", "")
 		if err != nil {
-			if AsDiagnostics(err) == nil {
+			if diag.FromError(err) == nil {
 				t.Fatalf("error without a diagnostic: %v", err)
 			}
 			return

@@ -10,6 +10,8 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -99,7 +101,7 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 		}
 		rp, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: allowOutside %q: %w", ProjectConfigFile, o, unwrapPathErr(err))
+			return nil, fmt.Errorf("%s: allowOutside %q: %w", layout.ProjectConfigFile, o, unwrapPathErr(err))
 		}
 		c.outside = append(c.outside, rp)
 	}
@@ -230,8 +232,8 @@ func (c *containment) check(spec, p, named string) error {
 		if spec != "" {
 			what = strconv.Quote(spec)
 		}
-		return &limitError{CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
-			what, via, real, c.root, ProjectConfigFile, filepath.ToSlash(suggest))}
+		return &limitError{diag.CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
+			what, via, real, c.root, layout.ProjectConfigFile, filepath.ToSlash(suggest))}
 	}
 	named = spec
 	if named == "" {

@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 const secret = "TOP SECRET runner credentials"
@@ -135,13 +138,13 @@ func TestBuildStaysInsideProject(t *testing.T) {
 			if err == nil {
 				t.Fatalf("built; secret bundled: %v", outputHas(out, secret))
 			}
-			diags := AsDiagnostics(err)
+			diags := diag.FromError(err)
 			if len(diags) == 0 {
 				t.Fatalf("error without diagnostics: %v", err)
 			}
 			d := diags[0]
-			if d.Code != CodeOutsideProject {
-				t.Errorf("code %q, want %q", d.Code, CodeOutsideProject)
+			if d.Code != diag.CodeOutsideProject {
+				t.Errorf("code %q, want %q", d.Code, diag.CodeOutsideProject)
 			}
 			if d.File != tc.file || d.Line != tc.line || d.Column != tc.col || !strings.Contains(d.Message, tc.want) || !strings.Contains(d.Message, "allowOutside") {
 				t.Errorf("diagnostic %s:%d:%d: %s\nwant %s:%d:%d containing %q and the allowOutside setting", d.File, d.Line, d.Column, d.Message, tc.file, tc.line, tc.col, tc.want)
@@ -197,7 +200,7 @@ func TestBuildReadsWhatItMay(t *testing.T) {
 			top, root := outsideFixture(t)
 			writeFiles(t, root, tc.files)
 			if tc.project != "" {
-				writeFiles(t, root, map[string]string{ProjectConfigFile: tc.project})
+				writeFiles(t, root, map[string]string{layout.ProjectConfigFile: tc.project})
 			}
 			for link, target := range tc.links {
 				symlink(t, filepath.Join(top, target), filepath.Join(root, link))
@@ -231,7 +234,7 @@ func TestWorkspaceHoisting(t *testing.T) {
 	})
 	root := filepath.Join(top, "ws/apps/ui")
 	_, err := assemble(t, root, false)
-	d := AsDiagnostics(err)
+	d := diag.FromError(err)
 	if len(d) != 1 || !strings.Contains(d[0].File, filepath.Join("widgets", "above", "index.ts")) || !strings.Contains(d[0].Message, "outside the project") {
 		t.Fatalf("want one error for the package above the workspace root, got %v", err)
 	}
@@ -298,8 +301,8 @@ func TestOutsideAssetExternalMode(t *testing.T) {
 	})
 	t.Chdir(root)
 	_, _, err := assembleProject(t, Options{Root: root, NoCache: true, PublicURL: "https://cdn.example.com"})
-	d := AsDiagnostics(err)
-	if len(d) != 1 || d[0].Code != CodeOutsideProject || d[0].File != "widgets/w/s.css" || d[0].Line != 1 || d[0].Column != 20 {
+	d := diag.FromError(err)
+	if len(d) != 1 || d[0].Code != diag.CodeOutsideProject || d[0].File != "widgets/w/s.css" || d[0].Line != 1 || d[0].Column != 20 {
 		t.Fatalf("want one outside-project error at s.css:1:20, got %v", err)
 	}
 }
@@ -323,7 +326,7 @@ func TestAllowOutsideValidated(t *testing.T) {
 		{`{"htmlBudget": -5}`, "htmlBudget must be a positive number"},
 	} {
 		_, root := outsideFixture(t)
-		writeFiles(t, root, map[string]string{ProjectConfigFile: tc.project, "widgets/w/index.ts": "1"})
+		writeFiles(t, root, map[string]string{layout.ProjectConfigFile: tc.project, "widgets/w/index.ts": "1"})
 		t.Chdir(root)
 		_, err := New(Options{Root: root, NoCache: true})
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -351,8 +354,8 @@ func TestSourceSizeLimit(t *testing.T) {
 	f.Close()
 	t.Chdir(root)
 	_, err = assemble(t, root, false)
-	d := AsDiagnostics(err)
-	if len(d) == 0 || d[0].Code != CodeSourceTooLarge || d[0].File != "widgets/w/index.ts" || d[0].Line != 1 || d[0].Column != 17 ||
+	d := diag.FromError(err)
+	if len(d) == 0 || d[0].Code != diag.CodeSourceTooLarge || d[0].File != "widgets/w/index.ts" || d[0].Line != 1 || d[0].Column != 17 ||
 		!strings.Contains(d[0].Message, `this import is 60.0 MiB, over the 50.0 MiB source file limit`) || !strings.Contains(d[0].Message, `"maxSourceSize"`) {
 		t.Fatalf("want a size error at the import, got %v", err)
 	}
@@ -361,20 +364,20 @@ func TestSourceSizeLimit(t *testing.T) {
 	if err := os.WriteFile(big, []byte(strings.Repeat("x", 3000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	writeFiles(t, root, map[string]string{ProjectConfigFile: `{"maxSourceSize": 2000}`})
+	writeFiles(t, root, map[string]string{layout.ProjectConfigFile: `{"maxSourceSize": 2000}`})
 	if _, err := assemble(t, root, false); err == nil || !strings.Contains(err.Error(), "2.9 KiB, over the 2.0 KiB source file limit") {
 		t.Fatalf("maxSourceSize 2000: %v", err)
 	}
-	writeFiles(t, root, map[string]string{ProjectConfigFile: `{"maxSourceSize": 4000}`})
+	writeFiles(t, root, map[string]string{layout.ProjectConfigFile: `{"maxSourceSize": 4000}`})
 	if _, err := assemble(t, root, false); err != nil {
 		t.Fatalf("maxSourceSize 4000: %v", err)
 	}
 
 	// An HTML entry is checked before it is read.
 	writeFiles(t, root, map[string]string{
-		ProjectConfigFile:      `{"maxSourceSize": 100}`,
-		"widgets/w/index.ts":   "document.body.textContent = 'w';\n",
-		"widgets/w/index.html": "<!doctype html><html><head><meta charset=\"utf-8\"><title>a long enough title</title></head><body><script type=\"module\" src=\"./index.ts\"></script></body></html>",
+		layout.ProjectConfigFile: `{"maxSourceSize": 100}`,
+		"widgets/w/index.ts":     "document.body.textContent = 'w';\n",
+		"widgets/w/index.html":   "<!doctype html><html><head><meta charset=\"utf-8\"><title>a long enough title</title></head><body><script type=\"module\" src=\"./index.ts\"></script></body></html>",
 	})
 	if _, err := assemble(t, root, false); err == nil || !strings.Contains(err.Error(), `widgets/w/index.html: error: entry "index.html" is 158 B, over the 100 B source file limit`) {
 		t.Fatalf("oversized HTML entry: %v", err)
@@ -386,29 +389,29 @@ func TestSourceSizeLimit(t *testing.T) {
 func TestHTMLBudget(t *testing.T) {
 	_, root := outsideFixture(t)
 	writeFiles(t, root, map[string]string{
-		ProjectConfigFile:       `{"htmlBudget": 14336}`,
-		"widgets/w/index.ts":    "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 600) + "`;\n",
-		"widgets/s/widget.json": `{"title":"Small"}`,
-		"widgets/s/index.ts":    "document.body.textContent = 's';\n",
+		layout.ProjectConfigFile: `{"htmlBudget": 14336}`,
+		"widgets/w/index.ts":     "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 600) + "`;\n",
+		"widgets/s/widget.json":  `{"title":"Small"}`,
+		"widgets/s/index.ts":     "document.body.textContent = 's';\n",
 	})
 	t.Chdir(root)
 	out, err := assemble(t, root, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var budget []Diagnostic
+	var budget []diag.Diagnostic
 	for _, d := range out.Warnings {
 		if strings.Contains(d.Message, "budget") {
 			budget = append(budget, d)
 		}
 	}
-	if len(budget) != 1 || !budget[0].Warning || budget[0].Code != CodeHTMLBudget || budget[0].File != "widgets/w/index.ts" ||
+	if len(budget) != 1 || !budget[0].Warning || budget[0].Code != diag.CodeHTMLBudget || budget[0].File != "widgets/w/index.ts" ||
 		!strings.Contains(budget[0].Message, `widget "w": HTML is 1`) || !strings.Contains(budget[0].Message, "KiB, over the 14.0 KiB budget; some hosts cap an app's HTML at 1 MiB. Build with --public-url") ||
 		!strings.Contains(budget[0].Message, `"htmlBudget"`) || !strings.Contains(budget[0].Message, "--public-url") {
 		t.Fatalf("budget warnings %+v", budget)
 	}
 	_, err = assemble(t, root, true)
-	d := AsDiagnostics(err)
+	d := diag.FromError(err)
 	if len(d) != 1 || d[0].Warning || !strings.Contains(d[0].Message, "over the 14.0 KiB budget") {
 		t.Fatalf("strict: %v", err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
@@ -84,7 +86,7 @@ func notRegularError(spec, kind string) error {
 	if spec != "" {
 		what = strconv.Quote(spec)
 	}
-	return &limitError{CodeNotRegularFile, fmt.Sprintf("%s is %s, not a regular file; a build reads only regular files (a FIFO or device could block it or never end); replace it with a regular file", what, kind)}
+	return &limitError{diag.CodeNotRegularFile, fmt.Sprintf("%s is %s, not a regular file; a build reads only regular files (a FIFO or device could block it or never end); replace it with a regular file", what, kind)}
 }
 
 // tooLarge is the error for a file of size bytes over maxSourceSize; read
@@ -98,8 +100,8 @@ func (c *containment) tooLarge(spec string, size int64, read bool) error {
 	if read {
 		is = "holds more than " + formatBytes(c.maxSize) + " (its size as listed says less)"
 	}
-	return &limitError{CodeSourceTooLarge, fmt.Sprintf("%s %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
-		what, is, formatBytes(c.maxSize), ProjectConfigFile)}
+	return &limitError{diag.CodeSourceTooLarge, fmt.Sprintf("%s %s, over the %s source file limit; a widget bundles what it imports into every page, so a file this big is almost certainly a mistake (load large data at run time instead), or raise \"maxSourceSize\" (bytes) in %s",
+		what, is, formatBytes(c.maxSize), layout.ProjectConfigFile)}
 }
 
 // limitMessage is err as an esbuild message: a limit's code rides as the

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
@@ -29,7 +30,7 @@ type wayIn struct {
 	file     string
 	line     int
 	col      int
-	code     string // CodeOutsideProject unless set
+	code     string // diag.CodeOutsideProject unless set
 	want     string
 }
 
@@ -80,19 +81,19 @@ func checkRefused(t *testing.T, tc wayIn, out *Output, err error) {
 	if strings.Contains(err.Error(), secret) {
 		t.Errorf("the error shows the secret's contents: %v", err)
 	}
-	diags := AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		t.Fatalf("error without diagnostics: %v", err)
 	}
 	d := diags[0]
 	code := tc.code
 	if code == "" {
-		code = CodeOutsideProject
+		code = diag.CodeOutsideProject
 	}
 	if d.Code != code {
 		t.Errorf("code %q, want %q: %s", d.Code, code, d.Message)
 	}
-	if code == CodeOutsideProject && !strings.Contains(d.Message, "allowOutside") {
+	if code == diag.CodeOutsideProject && !strings.Contains(d.Message, "allowOutside") {
 		t.Errorf("the message does not name allowOutside: %s", d.Message)
 	}
 	if !strings.HasSuffix(d.File, tc.file) || d.Line != tc.line || d.Column != tc.col || !strings.Contains(d.Message, tc.want) {
@@ -256,28 +257,28 @@ func TestDeviceFilesRefused(t *testing.T) {
 	const notRegular = "not a regular file; a build reads only regular files"
 	rows := []wayIn{
 		{name: "FIFO imported with {type: text}", files: map[string]string{main: "import t from \"./pipe.txt\" with { type: \"text\" };\nconsole.log(t);\n"},
-			setup: fifo("widgets/w/pipe.txt"), file: main, line: 1, col: 15, code: CodeNotRegularFile, want: "is a named pipe (FIFO), " + notRegular},
+			setup: fifo("widgets/w/pipe.txt"), file: main, line: 1, col: 15, code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO), " + notRegular},
 		{name: "FIFO ?raw", files: map[string]string{main: "import t from \"./pipe.txt?raw\";\nconsole.log(t);\n"},
-			setup: fifo("widgets/w/pipe.txt"), file: main, line: 1, col: 15, code: CodeNotRegularFile, want: "is a named pipe (FIFO)"},
+			setup: fifo("widgets/w/pipe.txt"), file: main, line: 1, col: 15, code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO)"},
 		{name: "FIFO as a module", files: map[string]string{main: "import \"./pipe.ts\";\n"},
-			setup: fifo("widgets/w/pipe.ts"), file: main, line: 1, col: 8, code: CodeNotRegularFile, want: "is a named pipe (FIFO)"},
+			setup: fifo("widgets/w/pipe.ts"), file: main, line: 1, col: 8, code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO)"},
 		{name: "FIFO as a stylesheet's @import in a ?inline import", files: map[string]string{main: "import css from \"./a.css?inline\";\nconsole.log(css);\n",
 			"widgets/w/a.css": "@import \"./pipe.css\";\n"},
-			setup: fifo("widgets/w/pipe.css"), file: main, line: 1, col: 17, code: CodeNotRegularFile, want: "is a named pipe (FIFO)"},
+			setup: fifo("widgets/w/pipe.css"), file: main, line: 1, col: 17, code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO)"},
 		{name: "FIFO in public/", external: true, files: map[string]string{main: "console.log(1);\n"},
-			setup: fifo("public/pipe.txt"), file: "public/pipe.txt", code: CodeNotRegularFile, want: "is a named pipe (FIFO)"},
+			setup: fifo("public/pipe.txt"), file: "public/pipe.txt", code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO)"},
 		{name: "FIFO as an HTML entry's script", files: map[string]string{"widgets/w/index.html": "<!doctype html>\n<html><head><meta charset=\"utf-8\"></head>\n<body><script type=\"module\" src=\"./pipe.ts\"></script></body></html>\n"},
-			setup: fifo("widgets/w/pipe.ts"), file: "widgets/w/index.html", line: 3, col: 29, code: CodeNotRegularFile, want: "is a named pipe (FIFO)"},
+			setup: fifo("widgets/w/pipe.ts"), file: "widgets/w/index.html", line: 3, col: 29, code: diag.CodeNotRegularFile, want: "is a named pipe (FIFO)"},
 		{name: "FIFO as the widget's package.json (read by esbuild's resolver)", files: map[string]string{main: "console.log(1);\n"},
-			setup: fifo("widgets/w/package.json"), file: "widgetd-entry:w", line: 1, col: 8, code: CodeNotRegularFile, want: `"widgets/w/package.json" is a named pipe (FIFO)`},
+			setup: fifo("widgets/w/package.json"), file: "widgetd-entry:w", line: 1, col: 8, code: diag.CodeNotRegularFile, want: `"widgets/w/package.json" is a named pipe (FIFO)`},
 		{name: "FIFO as tsconfig.json above the widget", files: map[string]string{main: "import \"./a.ts\";\n", "widgets/w/a.ts": "console.log(1);\n"},
-			setup: fifo("widgets/tsconfig.json"), file: "widgetd-entry:w", line: 1, col: 8, code: CodeNotRegularFile, want: `"widgets/tsconfig.json" is a named pipe (FIFO)`},
+			setup: fifo("widgets/tsconfig.json"), file: "widgetd-entry:w", line: 1, col: 8, code: diag.CodeNotRegularFile, want: `"widgets/tsconfig.json" is a named pipe (FIFO)`},
 		{name: "FIFO a tsconfig.json extends (esbuild opens it too)", files: map[string]string{main: "console.log(1);\n", "widgets/w/tsconfig.json": `{"extends": "./base"}`},
-			setup: fifo("widgets/w/base.json"), file: "widgetd-entry:w", line: 1, col: 8, code: CodeNotRegularFile, want: `"widgets/w/base.json" is a named pipe (FIFO)`},
+			setup: fifo("widgets/w/base.json"), file: "widgetd-entry:w", line: 1, col: 8, code: diag.CodeNotRegularFile, want: `"widgets/w/base.json" is a named pipe (FIFO)`},
 		{name: "FIFO a tsconfig.json extends through a regular one", files: map[string]string{main: "console.log(1);\n", "widgets/tsconfig.json": `{"extends": ["./shared/a.json"]}`, "widgets/shared/a.json": `{"extends": "../../cfg/pipe.json"}`},
-			setup: fifo("cfg/pipe.json"), file: "widgetd-entry:w", line: 1, col: 8, code: CodeNotRegularFile, want: `"cfg/pipe.json" is a named pipe (FIFO)`},
+			setup: fifo("cfg/pipe.json"), file: "widgetd-entry:w", line: 1, col: 8, code: diag.CodeNotRegularFile, want: `"cfg/pipe.json" is a named pipe (FIFO)`},
 		{name: "FIFO as an installed package's package.json", files: map[string]string{main: "import \"pkg\";\n"},
-			setup: fifo("node_modules/pkg/package.json"), file: main, line: 1, col: 8, code: CodeNotRegularFile, want: `"node_modules/pkg/package.json" is a named pipe (FIFO)`},
+			setup: fifo("node_modules/pkg/package.json"), file: main, line: 1, col: 8, code: diag.CodeNotRegularFile, want: `"node_modules/pkg/package.json" is a named pipe (FIFO)`},
 		{name: "/dev/zero by absolute path ?raw", files: map[string]string{main: "import z from \"/dev/zero?raw\";\nconsole.log(z);\n"},
 			file: main, line: 1, col: 15, want: "resolves to /dev/zero"},
 		{name: "/proc/self/environ by absolute path ?raw", files: map[string]string{main: "import s from \"/proc/self/environ?raw\";\nconsole.log(s);\n"},
@@ -286,11 +287,11 @@ func TestDeviceFilesRefused(t *testing.T) {
 			links: map[string]string{"widgets/w/zero.bin": "/dev/zero"},
 			file:  main, line: 1, col: 15, want: "\"./zero.bin\" resolves to /dev/zero"},
 		{name: "character device inside the project ?raw", files: map[string]string{main: "import z from \"./zero.bin?raw\";\nconsole.log(z);\n"},
-			setup: charDevice, file: main, line: 1, col: 15, code: CodeNotRegularFile, want: "is a character device"},
+			setup: charDevice, file: main, line: 1, col: 15, code: diag.CodeNotRegularFile, want: "is a character device"},
 		{name: "character device inside the project as a module", files: map[string]string{main: "import z from \"./zero.bin\" with { type: \"text\" };\nconsole.log(z);\n"},
-			setup: charDevice, file: main, line: 1, col: 15, code: CodeNotRegularFile, want: "is a character device"},
+			setup: charDevice, file: main, line: 1, col: 15, code: diag.CodeNotRegularFile, want: "is a character device"},
 		{name: "unix socket ?raw", files: map[string]string{main: "import s from \"./sock.txt?raw\";\nconsole.log(s);\n"},
-			setup: socket, file: main, line: 1, col: 15, code: CodeNotRegularFile, want: "is a socket"},
+			setup: socket, file: main, line: 1, col: 15, code: diag.CodeNotRegularFile, want: "is a socket"},
 	}
 	runWaysIn(t, rows)
 }
@@ -323,7 +324,7 @@ func TestReadFileBounded(t *testing.T) {
 		t.Fatalf("a file of exactly the limit: %q, %v", data, err)
 	}
 	writeFiles(t, root, map[string]string{"widgets/w/data.txt": "0123456789A"})
-	if _, err := c.readFile("./data.txt", p, ""); codeOf(err) != CodeSourceTooLarge {
+	if _, err := c.readFile("./data.txt", p, ""); codeOf(err) != diag.CodeSourceTooLarge {
 		t.Fatalf("a file over the limit: %v", err)
 	}
 	// /proc files list a size of 0: the read itself must stop at limit+1.
@@ -366,8 +367,8 @@ func TestCompiledStylesAreContained(t *testing.T) {
 			if err == nil {
 				t.Fatalf("built; secret bundled: %v", outputHas(out, secret))
 			}
-			d := AsDiagnostics(err)
-			if len(d) == 0 || d[0].Code != CodeOutsideProject || !strings.HasSuffix(d[0].File, tc.file) || d[0].Line != tc.line || !strings.Contains(d[0].Message, "allowOutside") {
+			d := diag.FromError(err)
+			if len(d) == 0 || d[0].Code != diag.CodeOutsideProject || !strings.HasSuffix(d[0].File, tc.file) || d[0].Line != tc.line || !strings.Contains(d[0].Message, "allowOutside") {
 				t.Fatalf("want %s:%d refused naming allowOutside, got %v", tc.file, tc.line, err)
 			}
 			if strings.Contains(err.Error(), secret) {

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // The Node helper (Tailwind, PostCSS) reads files on its own: a
@@ -42,7 +44,7 @@ func (c *compilers) checkCSSReads(file string, src []byte, configs ...string) *a
 			p = filepath.Join(filepath.Dir(file), p)
 		}
 		if err := c.b.contain.check(spec, p, ""); err != nil {
-			line, col, text := lineCol(src, loc[2])
+			line, col, text := diag.LineCol(src, loc[2])
 			m := limitMessage(err)
 			m.Location = &api.Location{File: c.b.relPath(file), Line: line, Column: col - 1, LineText: text, Length: loc[3] - loc[2]}
 			return &m

@@ -5,14 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/distwrite"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/distpath"
 	"github.com/widgetd/widgetd/internal/regularfile"
@@ -44,18 +44,18 @@ type previousDist struct {
 
 // readPrevious loads the previous manifest from dir; a missing or unreadable
 // dist/ gives nil (nothing to retain), an incompatible one a warning.
-func readPrevious(dir string, display displaypath.Base) (*previousDist, *Diagnostic) {
+func readPrevious(dir string, display displaypath.Base) (*previousDist, *diag.Diagnostic) {
 	data, err := readBounded(filepath.Join(dir, assets.ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &diag.Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: fmt.Sprintf("previous manifest unreadable (%v); old builds will not be retained", err)}
 	}
 	var m assets.Manifest
 	if err := json.Unmarshal(data, &m); err != nil || m.Version != assets.ManifestVersion {
-		return nil, &Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
+		return nil, &diag.Diagnostic{File: display.Show(filepath.Join(dir, assets.ManifestFile)), Warning: true,
 			Message: "previous manifest is not a widgetd manifest of this version; old builds will not be retained"}
 	}
 	p := &previousDist{dir: dir, display: display, manifest: &m, files: map[string]assets.File{}}
@@ -96,11 +96,11 @@ func (p *previousDist) encodingBySum(sum, enc string) []byte {
 // truncated since (a bad disk, a hand edit, a partial copy) would make the
 // new dist/ one that widgetd serve and assets.Load refuse, so it is dropped
 // with a warning naming it instead.
-func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) []Diagnostic {
+func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, keep int) []diag.Diagnostic {
 	if prev == nil {
 		return nil
 	}
-	var warnings []Diagnostic
+	var warnings []diag.Diagnostic
 	for _, old := range prev.manifest.Builds {
 		if len(m.Builds) >= keep {
 			break
@@ -136,7 +136,7 @@ func retain(m *assets.Manifest, files map[string]*distFile, prev *previousDist, 
 			continue // gone from disk: nothing to keep
 		}
 		if bad, why := prev.mismatch(old); bad != "" {
-			warnings = append(warnings, Diagnostic{File: prev.display.Show(filepath.Join(prev.dir, filepath.FromSlash(bad))), Warning: true,
+			warnings = append(warnings, diag.Diagnostic{File: prev.display.Show(filepath.Join(prev.dir, filepath.FromSlash(bad))), Warning: true,
 				Message: fmt.Sprintf("retained file no longer matches %s (%s); it is dropped from the new build instead of being published", assets.ManifestFile, why)})
 			continue
 		}
@@ -229,16 +229,16 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 	}
 	sort.Strings(paths)
 	m.Files = m.Files[:0]
-	var jobs []writeJob
+	var jobs []distwrite.Job
 	for _, p := range paths {
 		f := files[p]
 		if f.source != nil {
-			jobs = append(jobs, writeJob{rel: f.Path, from: *f.source})
+			jobs = append(jobs, distwrite.Job{Rel: f.Path, From: *f.source})
 			for _, e := range f.Encodings {
-				jobs = append(jobs, writeJob{rel: e.Path, from: *f.source})
+				jobs = append(jobs, distwrite.Job{Rel: e.Path, From: *f.source})
 			}
 		} else {
-			jobs = append(jobs, writeJob{rel: f.Path, data: f.data})
+			jobs = append(jobs, distwrite.Job{Rel: f.Path, Data: f.data})
 			f.Encodings = nil
 			for _, enc := range encodingOrder {
 				data, ok := f.encoded[enc]
@@ -246,27 +246,27 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 					continue
 				}
 				ep := f.Path + encodingSuffix[enc]
-				jobs = append(jobs, writeJob{rel: ep, data: data})
+				jobs = append(jobs, distwrite.Job{Rel: ep, Data: data})
 				f.Encodings = append(f.Encodings, assets.Encoding{Name: enc, Path: ep, Size: int64(len(data)), SHA256: sha256Hex(data)})
 			}
 		}
 		sort.Strings(f.Builds)
 		m.Files = append(m.Files, f.File)
 	}
-	if err := writeAll(tmp, jobs); err != nil {
+	if err := distwrite.WriteAll(tmp, jobs); err != nil {
 		return err
 	}
 	manifest, err := marshalManifest(m)
 	if err != nil {
 		return err
 	}
-	if err := writeFile(tmp, assets.ManifestFile, manifest); err != nil {
+	if err := distwrite.WriteFile(tmp, assets.ManifestFile, manifest); err != nil {
 		return err
 	}
-	if err := writeFile(tmp, assets.HeadersFile, assets.StaticHeaders(m)); err != nil {
+	if err := distwrite.WriteFile(tmp, assets.HeadersFile, assets.StaticHeaders(m)); err != nil {
 		return err
 	}
-	if err := syncDir(tmp); err != nil {
+	if err := distwrite.SyncDir(tmp); err != nil {
 		return err
 	}
 	if beforeSwap != nil {
@@ -274,7 +274,7 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 			return err
 		}
 	}
-	if err := swapDir(tmp, outDir); err != nil {
+	if err := distwrite.SwapDir(tmp, outDir); err != nil {
 		return err
 	}
 	ok = true
@@ -290,43 +290,4 @@ func marshalManifest(m *assets.Manifest) ([]byte, error) {
 		return nil, fmt.Errorf("encode manifest: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-func writeFile(root, rel string, data []byte) error {
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		return fmt.Errorf("write %s: %w", rel, err)
-	}
-	return nil
-}
-
-// copyInto copies rel from src into root, hard-linking when it can.
-func copyInto(root, src, rel string) error {
-	from := filepath.Join(src, filepath.FromSlash(rel))
-	to := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-		return err
-	}
-	if err := os.Link(from, to); err == nil {
-		return nil
-	}
-	// Regular files only (a FIFO left in dist/ must not block); the size and
-	// bytes were checked against the manifest just before (mismatch).
-	in, err := regularfile.Open(from, math.MaxInt64)
-	if err != nil {
-		return fmt.Errorf("retain %s: %w", rel, err)
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return fmt.Errorf("retain %s: %w", rel, err)
-	}
-	return out.Close()
 }

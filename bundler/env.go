@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -150,7 +151,7 @@ func parseDotEnv(display string, data []byte) (map[string]string, error) {
 		k, v, ok := strings.Cut(line, "=")
 		k = strings.TrimSpace(k)
 		if !ok || !envKeyOK(k) {
-			return nil, diagErr(display, i+1, 1, "expected KEY=value (KEY of letters, digits, '_' and '.'); got %q", shorten(line, 60))
+			return nil, diag.Errorf(display, i+1, 1, "expected KEY=value (KEY of letters, digits, '_' and '.'); got %q", shorten(line, 60))
 		}
 		v = strings.TrimSpace(v)
 		if v != "" && strings.ContainsRune("\"'`", rune(v[0])) {
@@ -163,7 +164,7 @@ func parseDotEnv(display string, data []byte) (map[string]string, error) {
 			}
 			end := strings.IndexByte(body, q)
 			if end < 0 {
-				return nil, diagErr(display, i+1, 1, "unterminated %c quote in the value of %s", q, k)
+				return nil, diag.Errorf(display, i+1, 1, "unterminated %c quote in the value of %s", q, k)
 			}
 			val := body[:end]
 			switch q {

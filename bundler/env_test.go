@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -89,7 +90,7 @@ func FuzzParseDotEnv(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		vars, err := parseDotEnv(".env", []byte(s))
 		if err != nil {
-			if AsDiagnostics(err) == nil {
+			if diag.FromError(err) == nil {
 				t.Fatalf("error without a diagnostic: %v", err)
 			}
 			return

@@ -16,6 +16,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/namespace"
 )
 
@@ -297,12 +298,12 @@ type bundleResult struct {
 }
 
 // collect turns an esbuild result into a bundleResult, or diagnostics.
-func (b *Builder) collect(r api.BuildResult) (*bundleResult, []Diagnostic, error) {
+func (b *Builder) collect(r api.BuildResult) (*bundleResult, []diag.Diagnostic, error) {
 	return b.collectFor(r, b.widgets)
 }
 
 // collectFor is collect for a build of the given widgets.
-func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResult, []Diagnostic, error) {
+func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResult, []diag.Diagnostic, error) {
 	diags, errMsgs := b.foldMissingPackages(r.Errors)
 	errs := len(diags)
 	for _, m := range errMsgs {
@@ -319,7 +320,7 @@ func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResul
 		diags = append(diags, b.messageDiag(m, !fatal))
 	}
 	if errs > 0 {
-		return nil, diags, &Error{Diagnostics: diags}
+		return nil, diags, &diag.Error{Diagnostics: diags}
 	}
 	res := &bundleResult{files: map[string]*output{}, js: map[string]string{}, css: map[string]string{}, rawMeta: r.Metafile}
 	if err := json.Unmarshal([]byte(r.Metafile), &res.meta); err != nil {
@@ -355,9 +356,9 @@ func (b *Builder) collectFor(r api.BuildResult, widgets []*widget) (*bundleResul
 
 // messageDiag converts an esbuild message into a Diagnostic with a path
 // relative to the working directory.
-func (b *Builder) messageDiag(m api.Message, warning bool) Diagnostic {
+func (b *Builder) messageDiag(m api.Message, warning bool) diag.Diagnostic {
 	m = b.absLocation(m)
-	d := Diagnostic{Message: b.authorMessage(m), Warning: warning, Code: limitCode(m.PluginName)}
+	d := diag.Diagnostic{Message: b.authorMessage(m), Warning: warning, Code: limitCode(m.PluginName)}
 	d.Notes = locatedNotes(m, func(loc *api.Location) string { return b.locationFile(b.absLoc(loc)) })
 	if m.Location != nil {
 		d.File = b.locationFile(m.Location)

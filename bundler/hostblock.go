@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // The build reports at once what every host will block under the spec CSP,
@@ -31,8 +33,8 @@ var (
 )
 
 // hostBlockWarnings returns the warnings for one widget's bundle.
-func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []byte) []Diagnostic {
-	var out []Diagnostic
+func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []byte) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	name := w.Config.Name
 	inputs := bundle.inputsOf(bundle.js[name])
 	if c := bundle.css[name]; c != "" {
@@ -40,27 +42,27 @@ func (b *Builder) hostBlockWarnings(w *widget, bundle *bundleResult, js, css []b
 	}
 	if w.Inline && (hasDataFont(css) || hasDataFont(js)) {
 		fonts := filterInputs(bundle.importsOf(inputs), func(p string) bool { return fontExtRE.MatchString(p) })
-		out = append(out, Diagnostic{File: b.shownInput(fonts, w), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.shownInput(fonts, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q inlines %s as a data: URL, which the spec CSP's font-src blocks in every host; build with a public URL (widgetd build --public-url https://…) so fonts load as files, or use the host's fonts",
 			name, plural(len(fonts), "a font", "fonts"))})
 	}
 	if bytes.Contains(js, []byte("createObjectURL(")) && bytes.Contains(js, []byte("Worker(")) && workerRE.Match(js) {
 		srcs := b.inputsMatching(inputs, func(src []byte) bool { return workerRE.Match(src) && blobWorkerRE.Match(src) })
-		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from a blob: URL, which the spec CSP blocks (no worker-src, and script-src allows no blob:); use the library's no-worker mode, or start the worker from a file (new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) with --public-url)", name)})
 	}
 	if !bytes.Contains(js, []byte("createObjectURL(")) && unbundledGlobalWorker(js) {
 		srcs := b.inputsMatching(inputs, unbundledGlobalWorker)
-		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker through a global (new self.Worker(…), new globalThis.Worker(…) or new window.Worker(…)) from a URL the build cannot follow, so the worker's script is not bundled, and the spec CSP lets a worker start only from a script file on an allowed origin: the host blocks it; write new Worker(new URL(\"./worker.ts\", import.meta.url), {type: \"module\"}) (bundled, with --public-url) or use the library's no-worker mode", name)})
 	}
 	if (bytes.Contains(js, []byte("eval(")) || bytes.Contains(js, []byte("Function("))) && evalRE.Match(js) {
 		srcs := b.inputsMatching(inputs, evalRE.Match)
-		out = append(out, Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.shownInput(srcs, w), Warning: true, Message: fmt.Sprintf(
 			"widget %q compiles code from a string at run time (eval or new Function), which the spec CSP blocks (no 'unsafe-eval'); avoid the construct or the package that uses it (zod: z.config({ jitless: true }))", name)})
 	}
 	if b.publicURL != "" && bundle.hasWorkerFile(js) {
-		out = append(out, Diagnostic{File: b.displayPath(w.Entry), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.displayPath(w.Entry), Warning: true, Message: fmt.Sprintf(
 			"widget %q starts a Worker from %s: browsers start a Worker only from the page's own origin, so it runs where the host renders the widget from that origin, and fails (SecurityError) on a host's sandbox origin; keep a main-thread fallback", name, b.publicURL)})
 	}
 	return out

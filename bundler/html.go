@@ -15,6 +15,10 @@ import (
 	"github.com/tdewolff/minify/v2/js"
 	"github.com/tdewolff/parse/v2"
 	lexhtml "github.com/tdewolff/parse/v2/html"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/bundler/strictjson"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // htmlEntry is a widget's own HTML document with its local module scripts and
@@ -71,9 +75,9 @@ func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
 		return nil, limitDiag(display, 0, 0, err)
 	}
 	if err != nil {
-		return nil, diagErr(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
+		return nil, diag.Errorf(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
-	if err := checkUTF8(display, bytes.TrimPrefix(data, utf8BOM)); err != nil {
+	if err := strictjson.CheckUTF8(display, bytes.TrimPrefix(data, strictjson.UTF8BOM)); err != nil {
 		return nil, err
 	}
 	return data, nil
@@ -240,7 +244,7 @@ func (p *htmlEntryParser) text(tok []byte, start int) (keep bool, err error) {
 		if *cur == "" {
 			// Pad so that esbuild's line:col in the script are the
 			// line:col in the HTML file.
-			line, col, _ := lineCol(p.data, start)
+			line, col, _ := diag.LineCol(p.data, start)
 			*cur = strings.Repeat("\n", line-1) + strings.Repeat(" ", col-1)
 		}
 		*cur += string(tok)
@@ -288,8 +292,8 @@ func (e *htmlEntry) hasScript() bool {
 // errAt reports a problem at byte offset off of the document, with its line
 // as the source; an error argument gives the diagnostic its code.
 func (p *htmlEntryParser) errAt(off int, format string, args ...any) error {
-	l, c, src := lineCol(p.data, off)
-	d := diagErr(p.display, l, c, format, args...)
+	l, c, src := diag.LineCol(p.data, off)
+	d := diag.Errorf(p.display, l, c, format, args...)
 	d.Diagnostics[0].Source = src
 	if len(args) == 1 {
 		if err, ok := args[0].(error); ok {
@@ -329,7 +333,7 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 		return "", err // outside, a FIFO or device, too large
 	}
 	if !within(projectDir, abs) && !c.allowsFile(abs) {
-		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), ProjectConfigFile)
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), layout.ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
 		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.display.Show(abs))
@@ -445,10 +449,7 @@ func newMinifier() *minify.M {
 func minifyHTML(m *minify.M, display string, doc []byte) ([]byte, error) {
 	out, err := m.Bytes("text/html", doc)
 	if err != nil {
-		return nil, diagErr(display, 0, 0, "cannot minify HTML: %v", err)
+		return nil, diag.Errorf(display, 0, 0, "cannot minify HTML: %v", err)
 	}
 	return out, nil
 }
-
-// utf8BOM is the UTF-8 byte order mark some editors start a file with.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}

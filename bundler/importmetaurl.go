@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/bundler/internal/jstransform"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // importMetaURLRE finds new URL("./relative", import.meta.url), optionally
@@ -44,7 +47,7 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 				return api.OnLoadResult{Errors: errs}, nil
 			}
 		}
-		return api.OnLoadResult{Contents: &src, Loader: loaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+		return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
 	})
 }
 
@@ -80,24 +83,11 @@ func inlineWorkerErrors(file, src string) []api.Message {
 			continue // a plain new URL(), not a worker
 		}
 		spec := src[loc[6]:loc[7]]
-		line, col, text := lineCol([]byte(src), loc[0])
+		line, col, text := diag.LineCol([]byte(src), loc[0])
 		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
 			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
 	}
 	return errs
-}
-
-// loaderFor picks esbuild's loader for a script by its extension.
-func loaderFor(p string) api.Loader {
-	switch strings.ToLower(filepath.Ext(p)) {
-	case ".ts", ".mts", ".cts":
-		return api.LoaderTS
-	case ".tsx":
-		return api.LoaderTSX
-	case ".jsx":
-		return api.LoaderJSX
-	}
-	return api.LoaderJS
 }
 
 // importMetaURLTargetErrors checks the file each new URL("./x",
@@ -112,7 +102,7 @@ func (b *Builder) importMetaURLTargetErrors(file, src string) []api.Message {
 		if err == nil {
 			continue
 		}
-		line, col, text := lineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
+		line, col, text := diag.LineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
 		m := limitMessage(err)
 		m.Location = &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[7] - loc[6] + 2}
 		errs = append(errs, m)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Rebuilding one widget of many. esbuild's incremental Rebuild caches
@@ -191,7 +193,7 @@ func (b *Builder) dirtyWidgets() (dirtyList []*widget, cur map[string]fileStamp,
 
 // bundleIncremental rebuilds only the widgets whose files changed since the
 // last bundle. ok is false when a full bundle is needed instead.
-func (b *Builder) bundleIncremental(start time.Time) (res *bundleResult, diags []Diagnostic, err error, ok bool) {
+func (b *Builder) bundleIncremental(start time.Time) (res *bundleResult, diags []diag.Diagnostic, err error, ok bool) {
 	dirty, cur, ok := b.dirtyWidgets()
 	if !ok || len(dirty)*incrementalShare > len(b.widgets) {
 		b.seen = cur
@@ -273,7 +275,7 @@ func (b *Builder) bundleIncremental(start time.Time) (res *bundleResult, diags [
 }
 
 // bundleOne rebuilds one widget with its own esbuild context.
-func (b *Builder) bundleOne(w *widget) (*bundleResult, []Diagnostic, error) {
+func (b *Builder) bundleOne(w *widget) (*bundleResult, []diag.Diagnostic, error) {
 	name := w.Config.Name
 	b.rebuilds++
 	sc := b.single[name]
@@ -282,11 +284,11 @@ func (b *Builder) bundleOne(w *widget) (*bundleResult, []Diagnostic, error) {
 		opts.EntryPointsAdvanced = []api.EntryPoint{{InputPath: entryNamespace + ":" + name, OutputPath: name}}
 		ctx, cerr := api.Context(opts)
 		if cerr != nil {
-			var diags []Diagnostic
+			var diags []diag.Diagnostic
 			for _, m := range cerr.Errors {
 				diags = append(diags, b.messageDiag(m, false))
 			}
-			return nil, nil, &Error{Diagnostics: diags}
+			return nil, nil, &diag.Error{Diagnostics: diags}
 		}
 		if len(b.single) >= maxSingleContexts {
 			b.disposeOldestSingle()

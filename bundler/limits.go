@@ -6,25 +6,15 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/bundler/strictjson"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // The build's own limits: a code per kind of refusal (widgetd check reports
 // them as rules), the source and config size guards, and the validation of
 // the widgetd.json fields that set them.
-
-// Codes of the diagnostics the build's own limits produce (Diagnostic.Code).
-const (
-	// CodeOutsideProject: a reference resolves outside the project.
-	CodeOutsideProject = "build-outside-project"
-	// CodeSourceTooLarge: a source file is over maxSourceSize.
-	CodeSourceTooLarge = "build-source-too-large"
-	// CodeHTMLBudget: a widget's HTML is over htmlBudget.
-	CodeHTMLBudget = "build-html-budget"
-	// CodeNotRegularFile: a reference names a FIFO, socket or device,
-	// which a build never opens (it could block it, or never end).
-	CodeNotRegularFile = "build-not-regular-file"
-)
 
 // limitError is a refusal by one of the build's limits.
 type limitError struct {
@@ -37,7 +27,7 @@ func (e *limitError) Error() string { return e.msg }
 // message's plugin name), else "".
 func limitCode(name string) string {
 	switch name {
-	case CodeOutsideProject, CodeSourceTooLarge, CodeHTMLBudget, CodeNotRegularFile:
+	case diag.CodeOutsideProject, diag.CodeSourceTooLarge, diag.CodeHTMLBudget, diag.CodeNotRegularFile:
 		return name
 	}
 	return ""
@@ -53,8 +43,8 @@ func codeOf(err error) string {
 }
 
 // limitDiag is a diagnostic for a limit error at file.
-func limitDiag(file string, line, col int, err error) *Error {
-	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
+func limitDiag(file string, line, col int, err error) *diag.Error {
+	return &diag.Error{Diagnostics: []diag.Diagnostic{{File: file, Line: line, Column: col, Message: err.Error(), Code: codeOf(err)}}}
 }
 
 // defaultMaxSourceSize is the largest source file a build reads (50 MiB),
@@ -75,11 +65,11 @@ func formatBytes(n int64) string { return regularfile.FormatBytes(n) }
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
-func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
+func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
-			return doc.errPath(field, "allowOutside entries are folders, relative to %s; this one is empty", ProjectConfigFile)
+			return doc.ErrPath(field, "allowOutside entries are folders, relative to %s; this one is empty", layout.ProjectConfigFile)
 		}
 		p := o
 		if !filepath.IsAbs(p) {
@@ -87,17 +77,17 @@ func checkLimits(doc *jsonDoc, dir string, pc *projectConfig) error {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return doc.errPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
+			return doc.ErrPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
 		}
 		if !st.IsDir() {
-			return doc.errPath(field, "allowOutside %q is a file; name the folder that holds it", o)
+			return doc.ErrPath(field, "allowOutside %q is a file; name the folder that holds it", o)
 		}
 	}
 	if pc.MaxSourceSize < 0 {
-		return doc.errPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", defaultMaxSourceSize)
+		return doc.ErrPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", defaultMaxSourceSize)
 	}
 	if pc.HTMLBudget < 0 {
-		return doc.errPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
+		return doc.ErrPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
 	}
 	return nil
 }

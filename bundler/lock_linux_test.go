@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/internal/distwrite"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -36,15 +37,15 @@ func TestLockLeavesNothing(t *testing.T) {
 	}
 
 	dist := filepath.Join(root, "dist")
-	unlock, err := lockOut(dist, displaypath.WorkingDir())
+	unlock, err := distwrite.LockOut(dist, displaypath.WorkingDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lockOut(dist, displaypath.WorkingDir()); err == nil || !strings.Contains(err.Error(), "another widgetd build is writing") {
+	if _, err := distwrite.LockOut(dist, displaypath.WorkingDir()); err == nil || !strings.Contains(err.Error(), "another widgetd build is writing") {
 		t.Errorf("second lock: %v", err)
 	}
 	unlock()
-	unlock2, err := lockOut(dist, displaypath.WorkingDir())
+	unlock2, err := distwrite.LockOut(dist, displaypath.WorkingDir())
 	if err != nil {
 		t.Fatalf("lock after unlock: %v", err)
 	}

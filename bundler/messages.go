@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // esbuild's messages speak its Go API ("You can use 'Conditions:
@@ -186,13 +188,13 @@ func (b *Builder) inlineScriptWidget(file string) *widget {
 
 // locatedNotes returns the notes of m that point at a place, each as a
 // Note whose file is shown by file; notes about esbuild's API are dropped.
-func locatedNotes(m api.Message, file func(*api.Location) string) []Note {
-	var out []Note
+func locatedNotes(m api.Message, file func(*api.Location) string) []diag.Note {
+	var out []diag.Note
 	for _, n := range m.Notes {
 		if n.Location == nil || n.Text == "" || goAPINoteRE.MatchString(n.Text) {
 			continue
 		}
-		out = append(out, Note{
+		out = append(out, diag.Note{
 			File:    file(n.Location),
 			Line:    n.Location.Line,
 			Column:  n.Location.Column + 1,
@@ -209,7 +211,7 @@ func messagesText(ms []api.Message) string {
 	var lines []string
 	plainFile := func(loc *api.Location) string { return loc.File }
 	for _, m := range ms {
-		d := Diagnostic{Message: authorText(m, "", "npm"), Notes: locatedNotes(m, plainFile)}
+		d := diag.Diagnostic{Message: authorText(m, "", "npm"), Notes: locatedNotes(m, plainFile)}
 		if m.Location != nil {
 			d.File, d.Line, d.Column = m.Location.File, m.Location.Line, m.Location.Column+1
 		}

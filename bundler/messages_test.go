@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // oneWidgetProject writes widgets/w/widget.json ({}) and then files into a
@@ -79,7 +81,7 @@ func TestAuthorMessages(t *testing.T) {
 			if err == nil {
 				t.Fatal("build succeeded")
 			}
-			diags := AsDiagnostics(err)
+			diags := diag.FromError(err)
 			if len(diags) == 0 {
 				t.Fatalf("no diagnostics: %v", err)
 			}
@@ -114,8 +116,8 @@ func TestLocatedNotes(t *testing.T) {
 		"widgets/w/index.tsx": "const title = \"x\";\nexport const a = <div>\n  <h1>{title}</h2>\n</div>;\n",
 	})
 	_, err := Build(context.Background(), Options{Root: root, NoCompress: true, NoCache: true})
-	var mismatch *Diagnostic
-	for _, d := range AsDiagnostics(err) {
+	var mismatch *diag.Diagnostic
+	for _, d := range diag.FromError(err) {
 		if strings.HasPrefix(d.Message, `Unexpected closing "h2" tag`) {
 			mismatch = &d
 		}
@@ -126,7 +128,7 @@ func TestLocatedNotes(t *testing.T) {
 	if strings.Contains(mismatch.Message, "is here") {
 		t.Errorf("the note is still joined into the message: %q", mismatch.Message)
 	}
-	want := Note{File: "widgets/w/index.tsx", Line: 3, Column: 4, Message: `The opening "h1" tag is here`, Source: "  <h1>{title}</h2>"}
+	want := diag.Note{File: "widgets/w/index.tsx", Line: 3, Column: 4, Message: `The opening "h1" tag is here`, Source: "  <h1>{title}</h2>"}
 	if len(mismatch.Notes) != 1 || mismatch.Notes[0] != want {
 		t.Fatalf("notes = %+v, want [%+v]", mismatch.Notes, want)
 	}

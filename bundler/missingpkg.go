@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // A project whose `npm install` was never run fails on every import of
@@ -135,7 +137,7 @@ func addCommand(pm, pkg string) string {
 // foldMissingPackages returns one diagnostic per package.json whose listed
 // packages are not installed, and the other messages in their order, a
 // package missing and not listed only at its first import.
-func (b *Builder) foldMissingPackages(ms []api.Message) (folded []Diagnostic, rest []api.Message) {
+func (b *Builder) foldMissingPackages(ms []api.Message) (folded []diag.Diagnostic, rest []api.Message) {
 	byDir := map[string]map[string]bool{}
 	undeclared := map[missingPackage]bool{}
 	for _, m := range ms {
@@ -169,7 +171,7 @@ func (b *Builder) foldMissingPackages(ms []api.Message) (folded []Diagnostic, re
 		}
 		sort.Strings(pkgs)
 		shown := b.displayPath(d) + string(filepath.Separator)
-		folded = append(folded, Diagnostic{
+		folded = append(folded, diag.Diagnostic{
 			File: b.displayPath(filepath.Join(d, "package.json")),
 			Message: fmt.Sprintf("packages in %s are not installed (%s); run `%s install` in %s",
 				b.displayPath(filepath.Join(d, "package.json")), strings.Join(pkgs, ", "), packageManager(d, b.root), shown),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // TestMissingInstallIsOneMessage builds real projects whose packages were
@@ -53,7 +55,7 @@ func TestMissingInstallIsOneMessage(t *testing.T) {
 			root := writeProject(t, tc.files)
 			t.Chdir(root)
 			_, err := Build(context.Background(), Options{Root: root, NoCompress: true, NoCache: true})
-			diags := AsDiagnostics(err)
+			diags := diag.FromError(err)
 			if len(diags) != 1 {
 				t.Fatalf("%d diagnostics, want 1:\n%v", len(diags), err)
 			}

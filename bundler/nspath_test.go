@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // A message located in a module of widgetd's own namespaces names the file
@@ -21,7 +23,7 @@ func TestComponentStyleMessageNamesTheFile(t *testing.T) {
 		opts := testOptions(root)
 		opts.PublicURL = publicURL
 		b, _, err := assembleProject(t, opts)
-		diags := AsDiagnostics(err)
+		diags := diag.FromError(err)
 		if len(diags) != 1 {
 			t.Fatalf("public URL %q: want one diagnostic, got %v", publicURL, err)
 		}

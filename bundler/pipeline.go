@@ -18,6 +18,8 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/contenttype"
 )
 
@@ -26,7 +28,7 @@ type assembled struct {
 	manifest    *assets.Manifest
 	files       map[string]*distFile
 	widgetFiles map[string][]string
-	warnings    []Diagnostic
+	warnings    []diag.Diagnostic
 	metafile    string
 	sources     *Sources
 	timings     Timings
@@ -124,12 +126,12 @@ func (b *Builder) discover() error {
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return diagErr(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; run `widgetd init` to create a project, or pass --root DIR (the project holding it) or --widgets DIR")
+			return diag.Errorf(b.displayPath(b.widgetsDir), 0, 0, "widgets folder not found; run `widgetd init` to create a project, or pass --root DIR (the project holding it) or --widgets DIR")
 		}
-		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
+		return diag.Errorf(b.displayPath(b.widgetsDir), 0, 0, "cannot read widgets folder: %v", unwrapPathErr(err))
 	}
 	var widgets []*widget
-	var diags []Diagnostic
+	var diags []diag.Diagnostic
 	byName := map[string]*widget{}
 	for _, e := range entries {
 		dir := filepath.Join(b.widgetsDir, e.Name())
@@ -138,13 +140,13 @@ func (b *Builder) discover() error {
 		}
 		st, err := os.Stat(dir)
 		if err != nil {
-			diags = append(diags, Diagnostic{File: b.displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
+			diags = append(diags, diag.Diagnostic{File: b.displayPath(dir), Message: fmt.Sprintf("cannot read: %v (broken or looping symlink?)", unwrapPathErr(err))})
 			continue
 		}
 		if !st.IsDir() {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(dir, WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(dir, layout.WidgetConfigFile)); errors.Is(err, fs.ErrNotExist) {
 			continue // not a widget (e.g. shared code)
 		}
 		if slices.Contains(b.skip, e.Name()) {
@@ -161,10 +163,10 @@ func (b *Builder) discover() error {
 			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)
 		}
 		if err != nil {
-			if d := AsDiagnostics(err); d != nil {
+			if d := diag.FromError(err); d != nil {
 				diags = append(diags, d...)
 			} else {
-				diags = append(diags, Diagnostic{File: b.displayPath(filepath.Join(dir, WidgetConfigFile)), Message: err.Error()})
+				diags = append(diags, diag.Diagnostic{File: b.displayPath(filepath.Join(dir, layout.WidgetConfigFile)), Message: err.Error()})
 			}
 			continue
 		}
@@ -172,7 +174,7 @@ func (b *Builder) discover() error {
 			continue
 		}
 		if other, dup := byName[w.Config.Name]; dup {
-			diags = append(diags, Diagnostic{File: w.ConfigFile, Line: 1, Column: 1,
+			diags = append(diags, diag.Diagnostic{File: w.ConfigFile, Line: 1, Column: 1,
 				Message: fmt.Sprintf("widget name %q is also used by %s; names must be unique", w.Config.Name, other.ConfigFile)})
 			continue
 		}
@@ -180,10 +182,10 @@ func (b *Builder) discover() error {
 		widgets = append(widgets, w)
 	}
 	if len(diags) > 0 {
-		return &Error{Diagnostics: diags}
+		return &diag.Error{Diagnostics: diags}
 	}
 	if len(widgets) == 0 {
-		return diagErr(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", WidgetConfigFile)
+		return diag.Errorf(b.displayPath(b.widgetsDir), 0, 0, "no widgets found; each widget is a folder with a %s and its sources (see the README's tour)", layout.WidgetConfigFile)
 	}
 	sort.Slice(widgets, func(i, j int) bool { return widgets[i].Config.Name < widgets[j].Config.Name })
 	b.widgets = widgets
@@ -192,7 +194,7 @@ func (b *Builder) discover() error {
 
 // bundle runs esbuild over every widget, reusing the context when the set of
 // widgets is unchanged.
-func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
+func (b *Builder) bundle() (*bundleResult, []diag.Diagnostic, error) {
 	var names []string
 	for _, w := range b.widgets {
 		names = append(names, w.Config.Name)
@@ -213,11 +215,11 @@ func (b *Builder) bundle() (*bundleResult, []Diagnostic, error) {
 		b.state = nil
 		ctx, cerr := api.Context(b.esbuildOptions())
 		if cerr != nil {
-			var diags []Diagnostic
+			var diags []diag.Diagnostic
 			for _, m := range cerr.Errors {
 				diags = append(diags, b.messageDiag(m, false))
 			}
-			return nil, nil, &Error{Diagnostics: diags}
+			return nil, nil, &diag.Error{Diagnostics: diags}
 		}
 		b.esb, b.esbNames = ctx, key
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/widgetd/widgetd/bundler/strictjson"
 )
 
 // widget.json "provider": the components a component entry is wrapped in
@@ -93,29 +95,29 @@ func parseProvider(s string) (providerSpec, bool) {
 
 // checkProvider validates widget.json "provider": script entries only,
 // each "module" or "module#Export", props an object.
-func (w *widget) checkProvider(doc *jsonDoc) error {
+func (w *widget) checkProvider(doc *strictjson.Doc) error {
 	if len(w.Config.Provider) == 0 {
 		return nil
 	}
 	if w.HTMLEntry {
-		return doc.errPath("provider", "\"provider\" wraps a component entry, and %s is an HTML entry; wrap the component where your own code mounts it, or make a script that exports the component the entry", w.Config.Entry)
+		return doc.ErrPath("provider", "\"provider\" wraps a component entry, and %s is an HTML entry; wrap the component where your own code mounts it, or make a script that exports the component the entry", w.Config.Entry)
 	}
 	for i, e := range w.Config.Provider {
 		path := "provider"
-		if doc.has("provider[0]") {
+		if doc.Has("provider[0]") {
 			path = fmt.Sprintf("provider[%d]", i)
 		}
-		if doc.has(path + ".use") {
-			if err := doc.checkKeys(path, []string{"use", "props"}); err != nil {
+		if doc.Has(path + ".use") {
+			if err := doc.CheckKeys(path, []string{"use", "props"}); err != nil {
 				return err
 			}
 			path += ".use"
 		}
 		if _, ok := parseProvider(e.Use); !ok {
-			return doc.errPath(path, "provider %q must be \"module\" (its default export) or \"module#Export\", e.g. \"@acme/widget-kit#KitProvider\" or \"./Provider.tsx#Provider\"", e.Use)
+			return doc.ErrPath(path, "provider %q must be \"module\" (its default export) or \"module#Export\", e.g. \"@acme/widget-kit#KitProvider\" or \"./Provider.tsx#Provider\"", e.Use)
 		}
 		if len(e.Props) > 0 && bytes.TrimSpace(e.Props)[0] != '{' {
-			return doc.errPath(strings.TrimSuffix(path, ".use")+".props", "the props of provider %q must be an object, e.g. {\"appInfo\": {\"name\": \"review\", \"version\": \"1.0.0\"}}", e.Use)
+			return doc.ErrPath(strings.TrimSuffix(path, ".use")+".props", "the props of provider %q must be an object, e.g. {\"appInfo\": {\"name\": \"review\", \"version\": \"1.0.0\"}}", e.Use)
 		}
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Vite's public/ folder: files copied as they are (unhashed) to the output
@@ -59,10 +61,10 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if rel == "manifest.json" || strings.HasPrefix(rel, assetsDir+"/") || strings.HasSuffix(strings.ToLower(rel), ".html") {
-			return diagErr(b.displayPath(p), 0, 0, "public/%s would clash with widgetd's own output (manifest.json, assets/, widget HTML); rename or move it", rel)
+			return diag.Errorf(b.displayPath(p), 0, 0, "public/%s would clash with widgetd's own output (manifest.json, assets/, widget HTML); rename or move it", rel)
 		}
 		if len(out) >= maxPublicFiles {
-			return diagErr(b.displayPath(root), 0, 0, "public/ holds more than %d files; keep only what widgets load", maxPublicFiles)
+			return diag.Errorf(b.displayPath(root), 0, 0, "public/ holds more than %d files; keep only what widgets load", maxPublicFiles)
 		}
 		// Symlinks, FIFOs and devices too: readFile follows a link only
 		// to where a build may read, and refuses all but regular files.
@@ -74,13 +76,13 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 			return err
 		}
 		if total += len(data); total > maxPublicBytes {
-			return diagErr(b.displayPath(root), 0, 0, "public/ holds more than %d MB; keep only what widgets load", maxPublicBytes>>20)
+			return diag.Errorf(b.displayPath(root), 0, 0, "public/ holds more than %d MB; keep only what widgets load", maxPublicBytes>>20)
 		}
 		out[rel] = data
 		return nil
 	})
 	if err != nil {
-		if AsDiagnostics(err) != nil {
+		if diag.FromError(err) != nil {
 			return nil, err
 		}
 		return nil, fmt.Errorf("read %s: %w", b.displayPath(root), err)
@@ -91,15 +93,15 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 // publicDirWarnings says what happens to a public/ folder that is not
 // copied: a widget's own (only the project's is), or the project's in an
 // inline build (there is no origin to serve it from).
-func (b *Builder) publicDirWarnings(w *widget, first bool) []Diagnostic {
-	var out []Diagnostic
+func (b *Builder) publicDirWarnings(w *widget, first bool) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	if entries, err := os.ReadDir(filepath.Join(w.Dir, publicDirName)); err == nil && len(entries) > 0 && filepath.Join(w.Dir, publicDirName) != b.publicDir() {
-		out = append(out, Diagnostic{File: b.displayPath(filepath.Join(w.Dir, publicDirName)), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.displayPath(filepath.Join(w.Dir, publicDirName)), Warning: true, Message: fmt.Sprintf(
 			"a widget's public/ is not copied (only the project's %s is, with --public-url); import the files you use (import url from \"./public/%s?url\") so they are hashed files",
 			b.displayPath(b.publicDir()), entries[0].Name())})
 	}
 	if entries, err := os.ReadDir(b.publicDir()); first && b.publicURL == "" && err == nil && len(entries) > 0 {
-		out = append(out, Diagnostic{File: b.displayPath(b.publicDir()), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.displayPath(b.publicDir()), Warning: true, Message: fmt.Sprintf(
 			"public/ is not copied in an inline build: the host renders the widget on its own origin, where \"/%s\" does not reach dist/; build with --public-url (the files are then served at import.meta.env.BASE_URL + \"%s\"), or import them (?url) so they are inlined",
 			entries[0].Name(), entries[0].Name())})
 	}

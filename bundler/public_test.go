@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // warns reports whether a diagnostic's message contains text.
-func warns(diags []Diagnostic, text string) bool {
+func warns(diags []diag.Diagnostic, text string) bool {
 	for _, d := range diags {
 		if strings.Contains(d.Message, text) {
 			return true

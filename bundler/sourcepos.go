@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/sourcemap"
 )
@@ -53,22 +54,22 @@ func (b *Builder) newSources(bundle *bundleResult) *Sources {
 // before it are fine). The Diagnostic has File, Line, Column and, when the
 // map holds the source, the source line. ok is false when the place is not
 // in the widget's script or its map says nothing about it.
-func (s *Sources) Locate(widget string, text []byte, line, col int) (Diagnostic, bool) {
+func (s *Sources) Locate(widget string, text []byte, line, col int) (diag.Diagnostic, bool) {
 	off, ok := sourcemap.Offset(text, line-1, max(col-1, 0))
 	if !ok {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	return s.LocateOffset(widget, text, off)
 }
 
 // LocateOffset is Locate for a byte offset in text.
-func (s *Sources) LocateOffset(widget string, text []byte, off int) (Diagnostic, bool) {
+func (s *Sources) LocateOffset(widget string, text []byte, off int) (diag.Diagnostic, bool) {
 	if s == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	sm := s.scripts[widget]
 	if sm == nil {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	script := sm.js
 	start := bytes.Index(text, script)
@@ -79,20 +80,20 @@ func (s *Sources) LocateOffset(widget string, text []byte, off int) (Diagnostic,
 		start = bytes.Index(text, script)
 	}
 	if start < 0 || off < start || off >= start+len(script) {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	sm.once.Do(func() { sm.m, _ = sourcemap.Decode(sm.raw) })
 	line, col := sourcemap.LineColumn(script, off-start)
 	p, ok := sm.m.Lookup(line, col)
 	if !ok {
-		return Diagnostic{}, false
+		return diag.Diagnostic{}, false
 	}
 	src := sm.m.Sources[p.Source]
 	lineText := sm.m.LineText(p.Source, p.Line)
 	if lineText == "" {
 		lineText = s.readLine(src, p.Line)
 	}
-	return Diagnostic{File: s.sourceName(src), Line: p.Line + 1, Column: p.Column + 1, Source: lineText}, true
+	return diag.Diagnostic{File: s.sourceName(src), Line: p.Line + 1, Column: p.Column + 1, Source: lineText}, true
 }
 
 // readLine is line (zero-based) of a map's source file, read from disk (the

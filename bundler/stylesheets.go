@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/widgetd/widgetd/bundler/strictjson"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Global stylesheets: widget.json and widgetd.json "styles" list
@@ -24,43 +27,43 @@ type styleRef struct {
 	spec  string // as written, relative to the config file's folder
 	named string // the path it names, absolute
 	path  string // its real path (esbuild's metafile names real paths)
-	at    Diagnostic
+	at    diag.Diagnostic
 }
 
 // resolveStyleList checks a "styles" list of the config file doc, whose paths
 // are relative to base: each must name an existing .css file, once.
 // Containment is checked later (checkStyles), when the build knows what it
 // may read.
-func resolveStyleList(doc *jsonDoc, base string, list []string) ([]styleRef, error) {
+func resolveStyleList(doc *strictjson.Doc, base string, list []string) ([]styleRef, error) {
 	refs := make([]styleRef, 0, len(list))
 	seen := map[string]string{}
 	for i, spec := range list {
 		field := fmt.Sprintf("styles[%d]", i)
 		switch {
 		case strings.TrimSpace(spec) == "":
-			return nil, doc.errPath(field, "%s is empty; give a stylesheet's path relative to this file's folder, e.g. \"styles.css\" or \"../index.css\"", field)
+			return nil, doc.ErrPath(field, "%s is empty; give a stylesheet's path relative to this file's folder, e.g. \"styles.css\" or \"../index.css\"", field)
 		case filepath.IsAbs(spec) || strings.HasPrefix(spec, "/") || strings.Contains(spec, "\\"):
-			return nil, doc.errPath(field, "%s %q must be a path relative to this file's folder, with forward slashes, e.g. \"../index.css\"", field, spec)
+			return nil, doc.ErrPath(field, "%s %q must be a path relative to this file's folder, with forward slashes, e.g. \"../index.css\"", field, spec)
 		case !strings.EqualFold(filepath.Ext(spec), ".css"):
-			return nil, doc.errPath(field, "%s %q is not a .css file; \"styles\" lists stylesheets (import scripts from the entry)", field, spec)
+			return nil, doc.ErrPath(field, "%s %q is not a .css file; \"styles\" lists stylesheets (import scripts from the entry)", field, spec)
 		}
 		p := filepath.Join(base, filepath.FromSlash(spec))
 		st, err := os.Stat(p)
 		switch {
 		case err != nil:
-			return nil, doc.errPath(field, "%s %q: %v (paths are relative to the folder of %s: %s)", field, spec, unwrapPathErr(err), filepath.Base(doc.file), base)
+			return nil, doc.ErrPath(field, "%s %q: %v (paths are relative to the folder of %s: %s)", field, spec, unwrapPathErr(err), filepath.Base(doc.File), base)
 		case st.IsDir():
-			return nil, doc.errPath(field, "%s %q is a folder; list the stylesheets in it one by one", field, spec)
+			return nil, doc.ErrPath(field, "%s %q is a folder; list the stylesheets in it one by one", field, spec)
 		}
 		real, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			return nil, doc.errPath(field, "%s %q: %v", field, spec, unwrapPathErr(err))
+			return nil, doc.ErrPath(field, "%s %q: %v", field, spec, unwrapPathErr(err))
 		}
 		if prev, dup := seen[real]; dup {
-			return nil, doc.errPath(field, "%s %q names the same file as %s; list each stylesheet once", field, spec, prev)
+			return nil, doc.ErrPath(field, "%s %q names the same file as %s; list each stylesheet once", field, spec, prev)
 		}
 		seen[real] = field
-		refs = append(refs, styleRef{spec: spec, named: p, path: real, at: doc.errPath(field, "").Diagnostics[0]})
+		refs = append(refs, styleRef{spec: spec, named: p, path: real, at: doc.ErrPath(field, "").Diagnostics[0]})
 	}
 	return refs, nil
 }
@@ -73,7 +76,7 @@ func (c *containment) checkStyles(refs []styleRef) error {
 		if err := c.check(r.spec, r.path, r.named); err != nil {
 			d := r.at
 			d.Message, d.Code = err.Error(), codeOf(err)
-			return &Error{Diagnostics: []Diagnostic{d}}
+			return &diag.Error{Diagnostics: []diag.Diagnostic{d}}
 		}
 	}
 	return nil

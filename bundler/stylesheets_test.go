@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // widgetCSS is the CSS of the output's only widget, inline in its HTML.
@@ -41,11 +44,11 @@ func TestStylesOrder(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			files := map[string]string{
-				ProjectConfigFile:      `{"styles": ["shared/base.css"]}`,
-				"shared/base.css":      ".from-project{color:#010101}\n",
-				"widgets/index.css":    ".from-shared{color:#020202}\n",
-				"widgets/w/styles.css": ".from-widget{color:#030303}\n",
-				"widgets/w/own.css":    ".from-entry{color:#040404}\n",
+				layout.ProjectConfigFile: `{"styles": ["shared/base.css"]}`,
+				"shared/base.css":        ".from-project{color:#010101}\n",
+				"widgets/index.css":      ".from-shared{color:#020202}\n",
+				"widgets/w/styles.css":   ".from-widget{color:#030303}\n",
+				"widgets/w/own.css":      ".from-entry{color:#040404}\n",
 			}
 			for k, v := range tc.files {
 				files[k] = v
@@ -85,15 +88,15 @@ func TestStylesBadPaths(t *testing.T) {
 		want               string
 		file               string // the config file holding the list
 	}{
-		{"missing", WidgetConfigFile, `"nope.css"`, `styles[0] "nope.css": no such file or directory (paths are relative to the folder of widget.json`, ""},
-		{"not css", WidgetConfigFile, `"index.ts"`, `styles[0] "index.ts" is not a .css file`, ""},
-		{"absolute", WidgetConfigFile, `"/etc/x.css"`, `must be a path relative to this file's folder`, ""},
-		{"empty", WidgetConfigFile, `""`, `styles[0] is empty`, ""},
-		{"folder", WidgetConfigFile, `"dir.css"`, `styles[0] "dir.css" is a folder`, ""},
-		{"twice", WidgetConfigFile, `"a.css", "./a.css"`, `styles[1] "./a.css" names the same file as styles[0]`, ""},
-		{"outside the project", WidgetConfigFile, `"a.css", "link.css"`, `"link.css" resolves through a symlink at`, ""},
-		{"missing in widgetd.json", ProjectConfigFile, `"widgets/nope.css"`, `styles[0] "widgets/nope.css": no such file or directory (paths are relative to the folder of widgetd.json`, ""},
-		{"outside the project in widgetd.json", ProjectConfigFile, `"widgets/w/link.css"`, `outside the project`, ""},
+		{"missing", layout.WidgetConfigFile, `"nope.css"`, `styles[0] "nope.css": no such file or directory (paths are relative to the folder of widget.json`, ""},
+		{"not css", layout.WidgetConfigFile, `"index.ts"`, `styles[0] "index.ts" is not a .css file`, ""},
+		{"absolute", layout.WidgetConfigFile, `"/etc/x.css"`, `must be a path relative to this file's folder`, ""},
+		{"empty", layout.WidgetConfigFile, `""`, `styles[0] is empty`, ""},
+		{"folder", layout.WidgetConfigFile, `"dir.css"`, `styles[0] "dir.css" is a folder`, ""},
+		{"twice", layout.WidgetConfigFile, `"a.css", "./a.css"`, `styles[1] "./a.css" names the same file as styles[0]`, ""},
+		{"outside the project", layout.WidgetConfigFile, `"a.css", "link.css"`, `"link.css" resolves through a symlink at`, ""},
+		{"missing in widgetd.json", layout.ProjectConfigFile, `"widgets/nope.css"`, `styles[0] "widgets/nope.css": no such file or directory (paths are relative to the folder of widgetd.json`, ""},
+		{"outside the project in widgetd.json", layout.ProjectConfigFile, `"widgets/w/link.css"`, `outside the project`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := "{\n  \"title\": \"T\",\n  \"styles\": [" + tc.list + "]\n}\n"
@@ -104,8 +107,8 @@ func TestStylesBadPaths(t *testing.T) {
 				"widgets/w/dir.css/x.css": "a{}\n",
 			}
 			configPath := "widgets/w/widget.json"
-			if tc.config == ProjectConfigFile {
-				configPath = ProjectConfigFile
+			if tc.config == layout.ProjectConfigFile {
+				configPath = layout.ProjectConfigFile
 				cfg = "{\n  \"outDir\": \"dist\",\n  \"styles\": [" + tc.list + "]\n}\n"
 			}
 			files[configPath] = cfg
@@ -122,7 +125,7 @@ func TestStylesBadPaths(t *testing.T) {
 			if err == nil {
 				t.Fatal("build succeeded")
 			}
-			d := AsDiagnostics(err)
+			d := diag.FromError(err)
 			if len(d) != 1 {
 				t.Fatalf("want one diagnostic, got %v", err)
 			}

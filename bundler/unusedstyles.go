@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // A .css file in a widget folder that no module imports and no "styles"
@@ -22,15 +25,15 @@ const maxStyleScan = 5000
 // index.css lives) that no module imports, no "styles" lists and no
 // stylesheet compiler read: the build leaves it out, and the widget renders
 // without it. read holds the files the bundle read (absolute).
-func (b *Builder) unusedStyleWarnings(w *widget, read map[string]bool, first bool) []Diagnostic {
-	var out []Diagnostic
+func (b *Builder) unusedStyleWarnings(w *widget, read map[string]bool, first bool) []diag.Diagnostic {
+	var out []diag.Diagnostic
 	for _, css := range cssFilesIn(w.Dir, b.outDir) {
 		if b.styleUsed(css, read) {
 			continue
 		}
 		rel, _ := filepath.Rel(w.Dir, css)
 		rel = filepath.ToSlash(rel)
-		out = append(out, Diagnostic{File: b.displayPath(css), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.displayPath(css), Warning: true, Message: fmt.Sprintf(
 			"widget %q: %s is not imported by any module nor listed in \"styles\", so the build leaves it out and the widget renders without it; add it to \"styles\" in %s (\"styles\": [%q]), or import it from the entry (import \"./%s\")",
 			w.Config.Name, rel, w.ConfigFile, rel, rel)})
 	}
@@ -44,9 +47,9 @@ func (b *Builder) unusedStyleWarnings(w *widget, read map[string]bool, first boo
 			continue
 		}
 		fromRoot, _ := filepath.Rel(b.root, css)
-		out = append(out, Diagnostic{File: b.displayPath(css), Warning: true, Message: fmt.Sprintf(
+		out = append(out, diag.Diagnostic{File: b.displayPath(css), Warning: true, Message: fmt.Sprintf(
 			"%s is not imported by any module nor listed in \"styles\", so no widget gets it; to give it to every widget, add it to \"styles\" in %s (\"styles\": [%q]), or to one widget's widget.json (\"styles\": [\"../%s\"])",
-			e.Name(), ProjectConfigFile, filepath.ToSlash(fromRoot), e.Name())})
+			e.Name(), layout.ProjectConfigFile, filepath.ToSlash(fromRoot), e.Name())})
 	}
 	return out
 }

@@ -14,6 +14,8 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/atomicfile"
 )
 
@@ -36,7 +38,7 @@ type buildRecord struct {
 	Bridge *BridgeSize `json:"bridge,omitempty"`
 	// Warnings are the build's warnings, repeated when the next build is
 	// skipped, so what hosts will block is still said.
-	Warnings []Diagnostic `json:"warnings,omitempty"`
+	Warnings []diag.Diagnostic `json:"warnings,omitempty"`
 }
 
 // recordPath is where the record of builds into b.outDir lives; "" when
@@ -66,7 +68,7 @@ func (b *Builder) buildKey() (string, error) {
 		return "", err
 	}
 	h.add("options", []byte(b.settingsKey()))
-	project, err := readBounded(filepath.Join(b.root, ProjectConfigFile))
+	project, err := readBounded(filepath.Join(b.root, layout.ProjectConfigFile))
 	if err != nil && !os.IsNotExist(err) {
 		return "", err
 	}
@@ -74,7 +76,7 @@ func (b *Builder) buildKey() (string, error) {
 	h.add("env", []byte(b.envKey()))
 	h.add("public", []byte(b.publicKey()))
 	for _, w := range b.widgets {
-		cfg, err := readBounded(filepath.Join(w.Dir, WidgetConfigFile))
+		cfg, err := readBounded(filepath.Join(w.Dir, layout.WidgetConfigFile))
 		if err != nil {
 			return "", err
 		}
@@ -185,7 +187,7 @@ func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
 // its shortcut, so the caller warns and the build still succeeds. Builds
 // that must not take the shortcut (npm compilers ran, or an input was read
 // through a nested build) deliberately leave no record and return nil.
-func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []Diagnostic) error {
+func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings []diag.Diagnostic) error {
 	p := b.recordPath()
 	if p == "" {
 		return nil
@@ -240,8 +242,8 @@ func (b *Builder) saveRecord(metaJSON string, bridgeSize *BridgeSize, warnings [
 
 // recordWarning is the warning for a record saveRecord could not write: the
 // build itself is complete and correct, only the next one's shortcut is lost.
-func (b *Builder) recordWarning(err error) Diagnostic {
-	return Diagnostic{
+func (b *Builder) recordWarning(err error) diag.Diagnostic {
+	return diag.Diagnostic{
 		File: b.display.Show(b.recordPath()),
 		Message: fmt.Sprintf("the up-to-date record was not saved (%v); this build is complete, but the next one cannot be skipped and will bundle again: "+
 			"make the cache folder writable, choose another with --cache-dir, or build with --no-cache", err),

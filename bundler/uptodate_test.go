@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/diag"
 )
 
 // TestUpToDate checks that a build with nothing changed is skipped, and that
@@ -122,12 +124,12 @@ func TestAuditRecorded(t *testing.T) {
 		"widgets/w/index.ts":    "document.body.append(\"w\");\n",
 	})
 	calls := 0
-	opts := Options{Root: root, CacheDir: t.TempDir(), Audit: func(_ context.Context, b *Builder, res *Result) []Diagnostic {
+	opts := Options{Root: root, CacheDir: t.TempDir(), Audit: func(_ context.Context, b *Builder, res *Result) []diag.Diagnostic {
 		calls++
 		if res.Manifest == nil || len(res.Metafile) == 0 || b.Root() == "" {
 			t.Errorf("audit called without the written build: manifest %v, metafile %d bytes", res.Manifest != nil, len(res.Metafile))
 		}
-		return []Diagnostic{{File: "widgets/w/index.ts", Line: 1, Column: 1, Warning: true, Message: "audited"}}
+		return []diag.Diagnostic{{File: "widgets/w/index.ts", Line: 1, Column: 1, Warning: true, Message: "audited"}}
 	}}
 	audited := func(res *Result) bool {
 		for _, w := range res.Warnings {
@@ -191,7 +193,7 @@ func TestRecordFailureWarns(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(root, "dist", "manifest.json")); err != nil {
 					t.Fatalf("build %d: %v", i+1, err)
 				}
-				var found []Diagnostic
+				var found []diag.Diagnostic
 				for _, w := range res.Warnings {
 					if strings.Contains(w.Message, "up-to-date record was not saved") {
 						found = append(found, w)

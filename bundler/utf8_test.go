@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -48,7 +49,7 @@ func TestNotUTF8(t *testing.T) {
 		{"BOM skipped", bom + "{\"a\": \"\xff\"}", "widget.json:1:8: error: file is not valid UTF-8 (bad byte 0xff); save it as UTF-8"},
 	} {
 		t.Run("json "+tc.name, func(t *testing.T) {
-			_, err := parseJSONDoc("widget.json", []byte(tc.data))
+			_, err := strictjson.Parse("widget.json", []byte(tc.data))
 			if err == nil || err.Error() != tc.want {
 				t.Errorf("got %v\nwant %s", err, tc.want)
 			}

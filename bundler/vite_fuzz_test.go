@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -44,7 +45,7 @@ func FuzzParseHTMLEntry(f *testing.F) {
 		}
 		e, err := parseHTMLEntry(file, "index.html", widgetDir, dir, c)
 		if err != nil {
-			if AsDiagnostics(err) == nil {
+			if diag.FromError(err) == nil {
 				t.Fatalf("error without a diagnostic: %v", err)
 			}
 			return

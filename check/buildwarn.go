@@ -7,6 +7,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // undeclaredRules are the rules `widgetd build` repeats as warnings: a load
@@ -38,8 +39,8 @@ func ForBuild(b *bundler.Builder, res *bundler.Result) (*Input, error) {
 // file:line:col where the URL was written when in knows the sources, else
 // at the byte offset in the built file. `widgetd build` prints them, so a
 // fetch the host would block is seen at build time, not only at run time.
-func UndeclaredLoads(ctx context.Context, in *Input) ([]bundler.Diagnostic, error) {
-	var out []bundler.Diagnostic
+func UndeclaredLoads(ctx context.Context, in *Input) ([]diag.Diagnostic, error) {
+	var out []diag.Diagnostic
 	for i := range in.Manifest.Widgets {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -56,7 +57,7 @@ func UndeclaredLoads(ctx context.Context, in *Input) ([]bundler.Diagnostic, erro
 			if !undeclaredRules[f.Rule] {
 				continue
 			}
-			d := bundler.Diagnostic{File: filepath.ToSlash(f.File), Warning: true, Code: f.Rule,
+			d := diag.Diagnostic{File: filepath.ToSlash(f.File), Warning: true, Code: f.Rule,
 				Message: fmt.Sprintf("widget %q: %s; %s (widgetd check reports this as %s)", c.w.Name, f.Message, f.Fix, f.Rule)}
 			if p, ok := c.srcPos[j]; ok {
 				d.File, d.Line, d.Column, d.Source = p.file, p.line, p.col, p.text

@@ -19,6 +19,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Default budgets.
@@ -63,7 +64,7 @@ type Input struct {
 	Root string
 	// BuildWarnings are the warnings of a source build; those of the
 	// build's own limits (a Code set) become findings.
-	BuildWarnings []bundler.Diagnostic
+	BuildWarnings []diag.Diagnostic
 	// Sources, when known, traces a finding's place in a built script to
 	// the source file, line and column (esbuild's source maps).
 	Sources *bundler.Sources

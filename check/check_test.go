@@ -15,6 +15,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -24,7 +25,7 @@ func assemble(t *testing.T, root string, publicURL string) *Input {
 	t.Helper()
 	in, err := FromSources(context.Background(), bundler.Options{Root: root, PublicURL: publicURL, SourceMaps: true})
 	if err != nil {
-		if d := bundler.AsDiagnostics(err); d != nil {
+		if d := diag.FromError(err); d != nil {
 			t.Fatalf("assemble %s: %v", root, d)
 		}
 		t.Fatalf("assemble %s: %v", root, err)

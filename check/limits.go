@@ -6,7 +6,8 @@ import (
 	"strconv"
 
 	"github.com/widgetd/widgetd/assets/audit"
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // Rule IDs of the limits the bundler itself enforces on sources. Checking
@@ -14,17 +15,17 @@ import (
 // sources are gone).
 const (
 	// RuleBuildOutsideProject: an import, CSS @import/url(), HTML reference
-	// or symlink resolves outside the project (bundler.CodeOutsideProject).
-	RuleBuildOutsideProject = bundler.CodeOutsideProject
+	// or symlink resolves outside the project (diag.CodeOutsideProject).
+	RuleBuildOutsideProject = diag.CodeOutsideProject
 	// RuleBuildSourceTooLarge: a source file is over maxSourceSize
-	// (bundler.CodeSourceTooLarge).
-	RuleBuildSourceTooLarge = bundler.CodeSourceTooLarge
+	// (diag.CodeSourceTooLarge).
+	RuleBuildSourceTooLarge = diag.CodeSourceTooLarge
 	// RuleBuildHTMLBudget: a widget's HTML is over htmlBudget
-	// (bundler.CodeHTMLBudget); a warning, as in widgetd build.
-	RuleBuildHTMLBudget = bundler.CodeHTMLBudget
+	// (diag.CodeHTMLBudget); a warning, as in widgetd build.
+	RuleBuildHTMLBudget = diag.CodeHTMLBudget
 	// RuleBuildNotRegularFile: a reference names a FIFO, socket or device
-	// (bundler.CodeNotRegularFile), which a build never opens.
-	RuleBuildNotRegularFile = bundler.CodeNotRegularFile
+	// (diag.CodeNotRegularFile), which a build never opens.
+	RuleBuildNotRegularFile = diag.CodeNotRegularFile
 )
 
 // limitRules are the rules of this file.
@@ -42,7 +43,7 @@ var limitFixes = map[string]string{
 // when err holds any other diagnostic (a real build error, reported as
 // such) or none.
 func LimitFindings(err error) (findings []audit.Finding, ok bool) {
-	diags := bundler.AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		return nil, false
 	}
@@ -57,7 +58,7 @@ func LimitFindings(err error) (findings []audit.Finding, ok bool) {
 
 // limitFinding is the finding for one coded diagnostic. Source locations
 // are file:line:col (there is no dist/ file to give an offset into).
-func limitFinding(d bundler.Diagnostic) audit.Finding {
+func limitFinding(d diag.Diagnostic) audit.Finding {
 	sev := audit.Error
 	if d.Warning {
 		sev = audit.Warning
@@ -76,7 +77,7 @@ func limitFinding(d bundler.Diagnostic) audit.Finding {
 // widget.json) holds file, or "project".
 func widgetOf(file string) string {
 	for d := file; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, bundler.WidgetConfigFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(d, layout.WidgetConfigFile)); err == nil {
 			return filepath.Base(d)
 		}
 		if filepath.Dir(d) == d || d == "." {
@@ -87,7 +88,7 @@ func widgetOf(file string) string {
 
 // limitWarnings are the findings for the coded warnings of a source build
 // (the HTML budget).
-func limitWarnings(diags []bundler.Diagnostic) []audit.Finding {
+func limitWarnings(diags []diag.Diagnostic) []audit.Finding {
 	var out []audit.Finding
 	for _, d := range diags {
 		if d.Code != "" && d.Warning {

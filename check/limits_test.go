@@ -12,6 +12,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 )
 
 var sizeKiB = regexp.MustCompile(`[0-9]+(\.[0-9]+)? (KiB|B)\b`)
@@ -87,14 +88,14 @@ func TestLimitFindingsOnlyForLimits(t *testing.T) {
 	if _, ok := LimitFindings(nil); ok {
 		t.Error("nil error gave findings")
 	}
-	mixed := &bundler.Error{Diagnostics: []bundler.Diagnostic{
-		{File: "widgets/w/index.ts", Line: 1, Column: 2, Message: "outside", Code: bundler.CodeOutsideProject},
+	mixed := &diag.Error{Diagnostics: []diag.Diagnostic{
+		{File: "widgets/w/index.ts", Line: 1, Column: 2, Message: "outside", Code: diag.CodeOutsideProject},
 		{File: "widgets/w/index.ts", Line: 3, Column: 4, Message: `Expected ";"`},
 	}}
 	if _, ok := LimitFindings(mixed); ok {
 		t.Error("a syntax error was turned into findings")
 	}
-	fs, ok := LimitFindings(&bundler.Error{Diagnostics: mixed.Diagnostics[:1]})
+	fs, ok := LimitFindings(&diag.Error{Diagnostics: mixed.Diagnostics[:1]})
 	if !ok || len(fs) != 1 || fs[0].String() != "project: build-outside-project: error: widgets/w/index.ts:1:2: outside ("+limitFixes[RuleBuildOutsideProject]+")" {
 		t.Errorf("findings %v", fs)
 	}

@@ -53,7 +53,7 @@ func LoadDist(dir string) (*Input, error) {
 
 // FromSources assembles the project described by opts in memory (nothing is
 // written; dist/ is left alone) and returns it for checking. Bundler errors
-// come back as returned by the bundler (see bundler.AsDiagnostics).
+// come back as returned by the bundler (see diag.FromError).
 func FromSources(ctx context.Context, opts bundler.Options) (*Input, error) {
 	b, err := bundler.New(opts)
 	if err != nil {

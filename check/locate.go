@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -54,7 +54,7 @@ type sourcePos struct {
 
 // String is "file:line:col".
 func (p sourcePos) String() string {
-	d := bundler.Diagnostic{File: p.file, Line: p.line, Column: p.col}
+	d := diag.Diagnostic{File: p.file, Line: p.line, Column: p.col}
 	return d.Location()
 }
 
@@ -149,7 +149,7 @@ func (l *sourceLocator) find(r urlRef) (sourcePos, bool) {
 
 // at is the position of byte offset off in f.
 func (f *sourceFile) at(off int) sourcePos {
-	d := bundler.DiagnosticAt(f.shown, f.data, off)
+	d := diag.At(f.shown, f.data, off)
 	return sourcePos{file: d.File, line: d.Line, col: d.Column, text: d.Source}
 }
 

@@ -5,7 +5,7 @@ import (
 	"path"
 
 	"github.com/widgetd/widgetd/assets/audit"
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/internal/mountid"
 )
 
@@ -26,7 +26,7 @@ func (c *widgetCheck) renderRules(files []scanned) {
 	}
 	entry := "the widget's entry"
 	if dir := c.in.SourceDirs[c.w.Name]; dir != "" {
-		if e := bundler.EntryFile(dir); e != "" {
+		if e := layout.EntryFile(dir); e != "" {
 			entry = path.Join(c.in.ConfigDir[c.w.Name], e)
 		}
 	}

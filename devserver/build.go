@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // BuildEvent is the result of one (re)build, as sent to open previews over
@@ -58,9 +58,9 @@ type WidgetInfo struct {
 }
 
 // Diagnostic is a build problem as shown in the overlay: the fields of
-// bundler.Diagnostic plus the formatted text (file:line:col, source, caret).
+// diag.Diagnostic plus the formatted text (file:line:col, source, caret).
 type Diagnostic struct {
-	bundler.Diagnostic
+	diag.Diagnostic
 	// Text is Diagnostic.String().
 	Text string `json:"text"`
 }
@@ -87,9 +87,9 @@ func (s *Server) rebuild(ctx context.Context, changedPaths []string) {
 		ev.Seq = 1
 	}
 	if err != nil {
-		diags := bundler.AsDiagnostics(err)
+		diags := diag.FromError(err)
 		if diags == nil {
-			diags = []bundler.Diagnostic{{File: "widgetd", Message: err.Error()}}
+			diags = []diag.Diagnostic{{File: "widgetd", Message: err.Error()}}
 		}
 		for _, d := range diags {
 			ev.Diagnostics = append(ev.Diagnostics, Diagnostic{Diagnostic: d, Text: d.String()})

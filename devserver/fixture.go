@@ -9,7 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/strictjson"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
@@ -109,17 +110,17 @@ func (f *Fixture) Validate() error {
 	if e := f.Expect; e != nil {
 		for i, s := range e.Text {
 			if strings.TrimSpace(s) == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.text[%d]", i), Message: "expected text must not be empty"}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.text[%d]", i), Message: "expected text must not be empty"}
 			}
 		}
 		for i, s := range e.Elements {
 			if strings.TrimSpace(s) == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.elements[%d]", i), Message: "a CSS selector must not be empty"}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.elements[%d]", i), Message: "a CSS selector must not be empty"}
 			}
 		}
 		for i, c := range e.Calls {
 			if c.Tool == "" {
-				return &bundler.FieldError{Path: fmt.Sprintf("expect.calls[%d]", i), Message: `an expected call needs "tool"`}
+				return &strictjson.FieldError{Path: fmt.Sprintf("expect.calls[%d]", i), Message: `an expected call needs "tool"`}
 			}
 		}
 	}
@@ -127,10 +128,10 @@ func (f *Fixture) Validate() error {
 }
 
 // ParseFixture decodes and checks one fixture file's contents; errors are
-// file:line:col diagnostics (*bundler.Error).
+// file:line:col diagnostics (*diag.Error).
 func ParseFixture(file string, data []byte) (*Fixture, error) {
 	var f Fixture
-	if err := bundler.DecodeStrictJSON(file, data, &f, "fixture"); err != nil {
+	if err := strictjson.Decode(file, data, &f, "fixture"); err != nil {
 		return nil, err
 	}
 	return &f, nil
@@ -200,7 +201,7 @@ func readFixtureFile(file string) ([]byte, error) {
 	case errors.As(err, &tl):
 		msg = fmt.Sprintf("this fixture is %s, over the %s a fixture may be; keep fixtures to the data a widget renders", regularfile.FormatBytes(tl.Size), regularfile.FormatBytes(tl.Max))
 	}
-	return nil, &bundler.Error{Diagnostics: []bundler.Diagnostic{{File: relPath(file), Message: msg}}}
+	return nil, &diag.Error{Diagnostics: []diag.Diagnostic{{File: relPath(file), Message: msg}}}
 }
 
 func fixtureName(file string) string {

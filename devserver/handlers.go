@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/internal/contenttype"
 	"github.com/widgetd/widgetd/internal/publicurl"
 )
@@ -306,12 +307,12 @@ func (s *Server) configFile(name string) string {
 		}
 	}
 	if name != "" && !strings.ContainsAny(name, `/\`) && name != "." && name != ".." {
-		p := filepath.Join(s.widgetsDir, name, bundler.WidgetConfigFile)
+		p := filepath.Join(s.widgetsDir, name, layout.WidgetConfigFile)
 		if _, err := os.Stat(p); err == nil {
 			return relPath(p)
 		}
 	}
-	return fmt.Sprintf("the %s of widget %q", bundler.WidgetConfigFile, name)
+	return fmt.Sprintf("the %s of widget %q", layout.WidgetConfigFile, name)
 }
 
 // serveCallTool forwards a widget's tools/call to the --mcp server.

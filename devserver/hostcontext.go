@@ -8,7 +8,7 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/strictjson"
 )
 
 // HostContext is the part of the host context a fixture sets. The field
@@ -72,7 +72,7 @@ const (
 var timeZonePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$`)
 
 // Validate checks the values the JSON types cannot; the error names the
-// field's JSON path (a *bundler.FieldError). A nil HostContext is valid.
+// field's JSON path (a *strictjson.FieldError). A nil HostContext is valid.
 func (hc *HostContext) Validate() error {
 	if hc == nil {
 		return nil
@@ -87,13 +87,13 @@ func (hc *HostContext) Validate() error {
 }
 
 func fieldErr(path, format string, args ...any) error {
-	return &bundler.FieldError{Path: "hostContext." + path, Message: fmt.Sprintf(format, args...)}
+	return &strictjson.FieldError{Path: "hostContext." + path, Message: fmt.Sprintf(format, args...)}
 }
 
 func (hc *HostContext) validateEnums() error {
 	if hc.Device != "" {
 		if _, ok := LookupDevice(hc.Device); !ok {
-			return &bundler.FieldError{Path: "hostContext.device", Message: unknownDeviceMessage(hc.Device)}
+			return &strictjson.FieldError{Path: "hostContext.device", Message: unknownDeviceMessage(hc.Device)}
 		}
 	}
 	if hc.Theme != "" && hc.Theme != "light" && hc.Theme != "dark" {

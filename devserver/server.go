@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/internal/publicurl"
 )
 
@@ -171,7 +172,7 @@ func New(opts Options) (*Server, error) {
 		s.closeListeners()
 		return nil, fmt.Errorf("dev server: %w", err)
 	}
-	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(s.builder.Root(), bundler.ProjectConfigFile)}, s.builder.EnvFiles()...)}
+	s.watch = &watcher{dirs: []string{s.widgetsDir}, files: append([]string{filepath.Join(s.builder.Root(), layout.ProjectConfigFile)}, s.builder.EnvFiles()...)}
 	if opts.MCPURL != "" {
 		s.mcp = &forwarder{url: opts.MCPURL}
 	}

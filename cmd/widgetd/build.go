@@ -9,6 +9,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
@@ -50,7 +51,7 @@ func runBuild(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	res, err := buildAndAudit(ctx, opts)
 	if err != nil {
 		if asJSON {
-			writeJSON(stdout, map[string]any{"ok": false, "error": err.Error(), "diagnostics": bundler.AsDiagnostics(err)})
+			writeJSON(stdout, map[string]any{"ok": false, "error": err.Error(), "diagnostics": diag.FromError(err)})
 		}
 		printError(stderr, err)
 		return exitError
@@ -78,10 +79,10 @@ func buildAndAudit(ctx context.Context, opts bundler.Options) (*bundler.Result, 
 
 // auditUndeclaredLoads reads the build just written back and returns its
 // undeclared loads as warnings; dist/ is written, so it never fails it.
-func auditUndeclaredLoads(ctx context.Context, b *bundler.Builder, res *bundler.Result) []bundler.Diagnostic {
+func auditUndeclaredLoads(ctx context.Context, b *bundler.Builder, res *bundler.Result) []diag.Diagnostic {
 	in, err := check.ForBuild(b, res)
 	if err != nil {
-		return []bundler.Diagnostic{{File: displaypath.Show(res.OutDir), Warning: true,
+		return []diag.Diagnostic{{File: displaypath.Show(res.OutDir), Warning: true,
 			Message: fmt.Sprintf("could not read the build back to check its URLs against the CSP (%v); run widgetd check", err)}}
 	}
 	warnings, _ := check.UndeclaredLoads(ctx, in) // only cancellation fails it
@@ -89,7 +90,7 @@ func auditUndeclaredLoads(ctx context.Context, b *bundler.Builder, res *bundler.
 }
 
 func printError(w io.Writer, err error) {
-	if diags := bundler.AsDiagnostics(err); len(diags) > 0 {
+	if diags := diag.FromError(err); len(diags) > 0 {
 		for _, d := range diags {
 			fmt.Fprintln(w, d.String())
 		}

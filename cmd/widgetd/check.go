@@ -15,20 +15,21 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
 // checkOutput is the --json form of a check run.
 type checkOutput struct {
-	OK          bool                 `json:"ok"`
-	Source      string               `json:"source,omitempty"`
-	Widgets     []string             `json:"widgets,omitempty"`
-	Counts      map[string]int       `json:"counts,omitempty"`
-	Findings    []audit.Finding      `json:"findings"`
-	Error       string               `json:"error,omitempty"`
-	Diagnostics []bundler.Diagnostic `json:"diagnostics,omitempty"`
-	Server      *serverOutput        `json:"server,omitempty"`
+	OK          bool              `json:"ok"`
+	Source      string            `json:"source,omitempty"`
+	Widgets     []string          `json:"widgets,omitempty"`
+	Counts      map[string]int    `json:"counts,omitempty"`
+	Findings    []audit.Finding   `json:"findings"`
+	Error       string            `json:"error,omitempty"`
+	Diagnostics []diag.Diagnostic `json:"diagnostics,omitempty"`
+	Server      *serverOutput     `json:"server,omitempty"`
 }
 
 // checkFlags are the flags of `widgetd check`.
@@ -144,9 +145,9 @@ func (f *checkFlags) chooseSource(stdout, stderr io.Writer) (string, error) {
 		f.distDir = out
 		return "dist", nil
 	}
-	d := bundler.Diagnostic{File: widgets, Message: fmt.Sprintf("widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR", out)}
+	d := diag.Diagnostic{File: widgets, Message: fmt.Sprintf("widgets folder not found (nor a build in %s); run `widgetd init` to create a project, or pass --root DIR (the project holding it), --widgets DIR or --dist DIR", out)}
 	if f.asJSON {
-		writeCheckJSON(stdout, checkOutput{OK: false, Findings: []audit.Finding{}, Error: d.Message, Diagnostics: []bundler.Diagnostic{d}})
+		writeCheckJSON(stdout, checkOutput{OK: false, Findings: []audit.Finding{}, Error: d.Message, Diagnostics: []diag.Diagnostic{d}})
 	}
 	fmt.Fprintln(stderr, d.String())
 	return "", nil
@@ -199,7 +200,7 @@ func (f *checkFlags) run(ctx context.Context) (*check.Report, error) {
 
 // fixtureError is the widgets' fixtures that do not load: the sources
 // build, but widgetd dev and widgetd test would refuse them.
-type fixtureError struct{ diags *bundler.Error }
+type fixtureError struct{ diags *diag.Error }
 
 func (e fixtureError) Error() string { return e.diags.Error() }
 func (e fixtureError) Unwrap() error { return e.diags }
@@ -209,16 +210,16 @@ func (e fixtureError) Unwrap() error { return e.diags }
 // at file:line:col, widgets in name order.
 func checkFixtures(dirs map[string]string) error {
 	names := slices.Sorted(maps.Keys(dirs))
-	var all bundler.Error
+	var all diag.Error
 	for _, name := range names {
 		_, err := devserver.LoadFixtures(filepath.FromSlash(dirs[name]))
 		if err == nil {
 			continue
 		}
-		if diags := bundler.AsDiagnostics(err); len(diags) > 0 {
+		if diags := diag.FromError(err); len(diags) > 0 {
 			all.Diagnostics = append(all.Diagnostics, diags...)
 		} else {
-			all.Diagnostics = append(all.Diagnostics, bundler.Diagnostic{File: dirs[name], Message: err.Error()})
+			all.Diagnostics = append(all.Diagnostics, diag.Diagnostic{File: dirs[name], Message: err.Error()})
 		}
 	}
 	if len(all.Diagnostics) == 0 {
@@ -241,7 +242,7 @@ func printCheckError(stdout, stderr io.Writer, source string, err error, asJSON 
 		fmt.Fprintf(stderr, "widgetd check: %v\n", runErr.error)
 		return
 	}
-	diags := bundler.AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if asJSON {
 		writeCheckJSON(stdout, checkOutput{OK: false, Source: source, Findings: []audit.Finding{}, Error: err.Error(), Diagnostics: diags})
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/typecheck"
 	"github.com/widgetd/widgetd/typesgen"
@@ -59,7 +59,7 @@ func generatedTypesFresh(ctx context.Context, root, widgetsDir string, stderr, p
 		return false
 	}
 	for _, f := range findings {
-		fmt.Fprintln(stderr, bundler.Diagnostic{File: displaypath.Show(f.Path), Line: 1, Column: 1, Message: f.Message}.String())
+		fmt.Fprintln(stderr, diag.Diagnostic{File: displaypath.Show(f.Path), Line: 1, Column: 1, Message: f.Message}.String())
 	}
 	if len(findings) > 0 {
 		fmt.Fprintf(stderr, "widgetd check --types: %d generated file(s) stale\n", len(findings))

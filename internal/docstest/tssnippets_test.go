@@ -12,6 +12,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/typecheck"
 )
 
@@ -124,12 +125,12 @@ func checkSnippets(t *testing.T, snippets []tsSnippet) map[int][]string {
 		problems[i] = append(problems[i], fmt.Sprintf("%s:%d: %s", snippets[i].doc, snippets[i].line+max(line, 1)-1, msg))
 	}
 	_, err := bundler.Build(context.Background(), bundler.Options{Root: root, OutDir: filepath.Join(root, "dist"), NoCompress: true, NoCache: true})
-	for _, d := range bundler.AsDiagnostics(err) {
+	for _, d := range diag.FromError(err) {
 		if !d.Warning {
 			add(d.File, d.Line, d.Message)
 		}
 	}
-	if err != nil && len(bundler.AsDiagnostics(err)) == 0 {
+	if err != nil && len(diag.FromError(err)) == 0 {
 		t.Fatalf("bundle the snippets: %v", err)
 	}
 	diags, err := typecheck.Run(context.Background(), widgets)

@@ -18,7 +18,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
@@ -34,7 +34,7 @@ var tscLine = regexp.MustCompile(`^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+)
 // tsc of the nearest node_modules/typescript at or above widgetsDir. It
 // returns the type errors (none: the project type-checks); an error means
 // tsc could not run.
-func Run(ctx context.Context, widgetsDir string) ([]bundler.Diagnostic, error) {
+func Run(ctx context.Context, widgetsDir string) ([]diag.Diagnostic, error) {
 	dir, err := filepath.Abs(widgetsDir)
 	if err != nil {
 		return nil, err
@@ -83,8 +83,8 @@ func findTSC(dir string) string {
 // resolved against dir (tsc's working directory) and shown relative to the
 // working directory, with the source line when the file can be read.
 // Indented continuation lines join the message.
-func Parse(dir string, output []byte) []bundler.Diagnostic {
-	var diags []bundler.Diagnostic
+func Parse(dir string, output []byte) []diag.Diagnostic {
+	var diags []diag.Diagnostic
 	sc := bufio.NewScanner(bytes.NewReader(output))
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	for sc.Scan() {
@@ -102,7 +102,7 @@ func Parse(dir string, output []byte) []bundler.Diagnostic {
 		}
 		l, _ := strconv.Atoi(m[2])
 		c, _ := strconv.Atoi(m[3])
-		diags = append(diags, bundler.Diagnostic{
+		diags = append(diags, diag.Diagnostic{
 			File: rel(file), Line: l, Column: c,
 			Message: m[6] + " (" + m[5] + ")", Source: sourceLine(file, l), Warning: m[4] == "warning",
 		})

@@ -8,7 +8,9 @@ import (
 	"slices"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // startDevSkippingBroken starts the dev server on the project. When the
@@ -75,7 +77,7 @@ func buildAlone(ctx context.Context, opts Options, skip []string) ([]string, err
 	if err == nil {
 		return nil, nil
 	}
-	diags := bundler.AsDiagnostics(err)
+	diags := diag.FromError(err)
 	if len(diags) == 0 {
 		return []string{err.Error()}, nil
 	}
@@ -103,7 +105,7 @@ func widgetFolders(opts Options) ([]string, error) {
 	}
 	var out []string
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(dir, e.Name(), bundler.WidgetConfigFile)); err == nil {
+		if _, err := os.Stat(filepath.Join(dir, e.Name(), layout.WidgetConfigFile)); err == nil {
 			out = append(out, e.Name())
 		}
 	}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/bundler/layout"
 )
 
 // contentSelector matches an element in the widget's body that shows
@@ -26,7 +26,7 @@ func emptyBody(pr *probe, n int) bool {
 // emptyBodyMessage says which entry rendered nothing, and how to fix it.
 func emptyBodyMessage(p plan) string {
 	entry := "the widget's entry"
-	if e := bundler.EntryFile(p.dir); e != "" {
+	if e := layout.EntryFile(p.dir); e != "" {
 		entry = relPath(filepath.Join(p.dir, e))
 	}
 	return fmt.Sprintf("the widget's document body is empty after the tool result arrived: %s renders no element (widgetd check: render-nothing); "+

@@ -1,4 +1,9 @@
-package bundler
+// Package diag owns widgetd's diagnostics: a problem located in a user's
+// file (file:line:col, the source line and a caret), the error that carries
+// them, and the stable codes of the build's own limits. The build, widgetd
+// check, the TypeScript check and the CLI all report through it, so one
+// problem prints the same way whichever of them finds it.
+package diag
 
 import (
 	"errors"
@@ -70,12 +75,12 @@ func (d Diagnostic) Location() string {
 	return s
 }
 
-// DiagnosticAt returns a diagnostic located at byte offset off of src, the
+// At returns a diagnostic located at byte offset off of src, the
 // file named file: its line, column and source line, the way the build
 // locates its own diagnostics. Tools that find problems in sources (widgetd
 // check) use it so their positions agree with the build's.
-func DiagnosticAt(file string, src []byte, off int) Diagnostic {
-	line, col, text := lineCol(src, off)
+func At(file string, src []byte, off int) Diagnostic {
+	line, col, text := LineCol(src, off)
 	return Diagnostic{File: file, Line: line, Column: col, Source: text}
 }
 
@@ -115,13 +120,14 @@ func (e *Error) Error() string {
 	return strings.Join(parts, "\n")
 }
 
-// diagErr returns an *Error holding one diagnostic.
-func diagErr(file string, line, col int, format string, args ...any) *Error {
+// Errorf returns an *Error holding one diagnostic at file:line:col whose
+// message is format applied to args.
+func Errorf(file string, line, col int, format string, args ...any) *Error {
 	return &Error{Diagnostics: []Diagnostic{{File: file, Line: line, Column: col, Message: fmt.Sprintf(format, args...)}}}
 }
 
-// AsDiagnostics returns the diagnostics inside err, or nil when err carries none.
-func AsDiagnostics(err error) []Diagnostic {
+// FromError returns the diagnostics inside err, or nil when err carries none.
+func FromError(err error) []Diagnostic {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Diagnostics
@@ -129,9 +135,9 @@ func AsDiagnostics(err error) []Diagnostic {
 	return nil
 }
 
-// lineCol converts a byte offset in data to a 1-based line and column, and
+// LineCol converts a byte offset in data to a 1-based line and column, and
 // returns that line's text.
-func lineCol(data []byte, offset int) (line, col int, text string) {
+func LineCol(data []byte, offset int) (line, col int, text string) {
 	if offset < 0 {
 		offset = 0
 	}

@@ -1,4 +1,4 @@
-package bundler
+package strictjson
 
 import (
 	"encoding/json"
@@ -9,48 +9,49 @@ import (
 	"strings"
 )
 
-// DecodeStrictJSON decodes data, the contents of file, into v (a pointer to
+// Decode decodes data, the contents of file, into v (a pointer to
 // a struct) the way widget.json is read: one UTF-8 JSON object, no duplicate
 // keys, no field v's struct types do not declare (maps and json.RawMessage
 // accept any keys), and every error as a *Error at file:line:col with a
 // "did you mean" for misspelt fields. what names the document in messages
 // ("fixture"). When v has a Validate() error method it runs last, and a
 // *FieldError it returns points at its field.
-func DecodeStrictJSON(file string, data []byte, v any, what string) error {
-	doc, err := parseJSONDoc(file, data)
+func Decode(file string, data []byte, v any, what string) error {
+	doc, err := Parse(file, data)
 	if err != nil {
 		return err
 	}
 	t := reflect.TypeOf(v)
 	if t.Kind() != reflect.Pointer {
-		return fmt.Errorf("DecodeStrictJSON: v must be a pointer, got %s", t)
+		return fmt.Errorf("Decode: v must be a pointer, got %s", t)
 	}
 	if err := doc.checkType(0, t.Elem(), what); err != nil {
 		return err
 	}
-	if err := doc.decode(v); err != nil {
+	if err := doc.Decode(v); err != nil {
 		return err
 	}
 	if val, ok := v.(interface{ Validate() error }); ok {
 		if err := val.Validate(); err != nil {
 			var fe *FieldError
 			if errors.As(err, &fe) {
-				return doc.errPath(fe.Path, "%s", fe.Message)
+				return doc.ErrPath(fe.Path, "%s", fe.Message)
 			}
-			return doc.errAt(0, "%v", err)
+			return doc.ErrAt(0, "%v", err)
 		}
 	}
 	return nil
 }
 
 // FieldError is a problem with one value of a JSON document, named by its
-// path ("expect.calls[0].tool"); DecodeStrictJSON turns it into a
+// path ("expect.calls[0].tool"); Decode turns it into a
 // file:line:col diagnostic when v's Validate method returns one.
 type FieldError struct {
 	Path    string
 	Message string
 }
 
+// Error is the field's JSON path and what is wrong with its value.
 func (e *FieldError) Error() string { return e.Path + ": " + e.Message }
 
 var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
@@ -58,7 +59,7 @@ var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 // checkType reports the first object key at or under node n that t does
 // not accept. It walks the node tree, so the paths in its messages are built
 // only for the one it reports.
-func (doc *jsonDoc) checkType(n int32, t reflect.Type, what string) error {
+func (doc *Doc) checkType(n int32, t reflect.Type, what string) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
@@ -73,7 +74,7 @@ func (doc *jsonDoc) checkType(n int32, t reflect.Type, what string) error {
 			k := doc.nodes[c].key
 			ft, known := fields[k]
 			if !known {
-				return doc.errAt(doc.nodes[c].off, "%s", unknownFieldMessage(k, doc.pathOf(n), what, fields))
+				return doc.ErrAt(doc.nodes[c].off, "%s", unknownFieldMessage(k, doc.pathOf(n), what, fields))
 			}
 			if err := doc.checkType(c, ft, what); err != nil {
 				return err

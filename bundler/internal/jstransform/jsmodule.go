@@ -1,4 +1,11 @@
-package bundler
+// Package jstransform holds the build's source-to-source rewrites of
+// JavaScript modules before esbuild parses them, each keeping every line in
+// place so positions in messages and source maps stay true: namespace
+// imports for packages that re-export a namespace (zod), member namespaces
+// read through one (core.util.x), and classes whose static blocks only
+// brand them, marked pure so an unused one is dropped (the MCP SDK). The
+// bundler's plugins call it; it knows nothing of a build.
+package jstransform
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package bundler
+package distwrite
 
 import (
 	"errors"
@@ -26,10 +26,10 @@ func oldDirName(dir string) string {
 	return filepath.Join(filepath.Dir(dir), "."+filepath.Base(dir)+".old")
 }
 
-// recoverInterrupted restores dir from its .old copy when a build using the
+// RecoverInterrupted restores dir from its .old copy when a build using the
 // two-rename fallback was killed between the renames, and removes leftover
 // temporary folders of killed builds.
-func recoverInterrupted(dir string) {
+func RecoverInterrupted(dir string) {
 	old := oldDirName(dir)
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		if _, err := os.Stat(old); err == nil {
@@ -42,8 +42,8 @@ func recoverInterrupted(dir string) {
 	}
 }
 
-// syncDir flushes a folder's entries to disk.
-func syncDir(dir string) error {
+// SyncDir flushes a folder's entries to disk.
+func SyncDir(dir string) error {
 	f, err := os.Open(dir)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package bundler
+package strictjson
 
 import (
 	"fmt"
@@ -21,7 +21,7 @@ func deepObjects(depth, keyLen int) string {
 	return strings.Repeat("{"+key, depth) + "1" + strings.Repeat("}", depth)
 }
 
-// TestJSONDocErrors pins where and how parseJSONDoc reports each kind of
+// TestJSONDocErrors pins where and how Parse reports each kind of
 // bad document, and what it accepts.
 func TestJSONDocErrors(t *testing.T) {
 	for _, tc := range []struct {
@@ -43,7 +43,7 @@ func TestJSONDocErrors(t *testing.T) {
 		{"content after", "{} {}", "f.json:1:4: error: unexpected content after the closing }"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseJSONDoc("f.json", []byte(tc.data))
+			_, err := Parse("f.json", []byte(tc.data))
 			switch {
 			case tc.want == "" && err != nil:
 				t.Fatalf("want accepted, got %v", err)
@@ -58,7 +58,7 @@ func TestJSONDocErrors(t *testing.T) {
 // position and back, keys holding "." or "[" included.
 func TestJSONDocLookup(t *testing.T) {
 	data := `{"csp": {"connectDomains": ["a", "b"]}, "a.b": {"c": 1}, "a": {"b": {"d": [[0, {"e": 2}]]}}}`
-	doc, err := parseJSONDoc("f.json", []byte(data))
+	doc, err := Parse("f.json", []byte(data))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestJSONDocMemoryLinear(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var v map[string]any
 			got := allocatedBy(func() {
-				_ = DecodeStrictJSON("f.json", []byte(tc.data), &v, "fixture")
+				_ = Decode("f.json", []byte(tc.data), &v, "fixture")
 			})
 			t.Logf("%d bytes in, %d bytes allocated", len(tc.data), got)
 			if limit := linearBound(len(tc.data)); got > limit {
@@ -169,9 +169,9 @@ func FuzzJSONDoc(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		var doc *jsonDoc
+		var doc *Doc
 		var err error
-		got := allocatedBy(func() { doc, err = parseJSONDoc("f.json", data) })
+		got := allocatedBy(func() { doc, err = Parse("f.json", data) })
 		if got > linearBound(len(data)) {
 			t.Fatalf("%d input bytes allocated %d bytes", len(data), got)
 		}

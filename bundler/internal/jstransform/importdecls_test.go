@@ -1,4 +1,4 @@
-package bundler
+package jstransform
 
 import (
 	"fmt"
@@ -69,7 +69,7 @@ func TestModuleImports(t *testing.T) {
 	}
 }
 
-// zodNamespaces answers like nsReexports.names for a package "zod" whose
+// zodNamespaces answers like NamespaceReexports.names for a package "zod" whose
 // entry re-exports z (and default) as a namespace and util as `export *
 // as` of /pkg/zod/util.js.
 func zodNamespaces(spec string) map[string]string {

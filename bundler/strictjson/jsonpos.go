@@ -1,4 +1,8 @@
-package bundler
+// Package strictjson reads widgetd's JSON files (widget.json, widgetd.json,
+// fixtures) strictly and with positions: one UTF-8 object, no duplicate or
+// unknown keys, bounded nesting, and every problem reported as a
+// file:line:col diagnostic at the key or value at fault.
+package strictjson
 
 import (
 	"bytes"
@@ -11,14 +15,20 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/widgetd/widgetd/diag"
 )
+
+// UTF8BOM is the UTF-8 byte order mark some editors start a file with;
+// Parse skips it, and so does the build's HTML reader.
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // maxJSONDepth is how deeply objects and arrays may nest in a JSON document
 // read with positions. No widget config or fixture needs more; the limit
 // keeps a hostile file from costing more than its size.
 const maxJSONDepth = 1000
 
-// jsonDoc is a JSON document with the byte offset of every object member and
+// Doc is a JSON document with the byte offset of every object member and
 // array element, so that config errors can point at file:line:col.
 //
 // The index is a tree of nodes (linked by parent, first child and next
@@ -26,8 +36,9 @@ const maxJSONDepth = 1000
 // deep, so storing one per value costs memory quadratic in the depth. Paths
 // are resolved by walking the tree (lookup) and built only for a message
 // (pathOf). Time and memory stay linear in the document's size.
-type jsonDoc struct {
-	file string
+type Doc struct {
+	// File is the document's name as messages show it.
+	File string
 	// data is the document without a leading byte order mark; offsets and
 	// columns count from after it, as editors show them.
 	data  []byte
@@ -48,15 +59,15 @@ type jsonNode struct {
 	kind byte
 }
 
-// parseJSONDoc checks that data is one well-formed UTF-8 JSON object, nested
+// Parse checks that data is one well-formed UTF-8 JSON object, nested
 // at most maxJSONDepth deep, and indexes it. A leading UTF-8 byte order mark
 // is skipped.
-func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
-	if err := checkUTF8(file, data); err != nil {
+func Parse(file string, data []byte) (*Doc, error) {
+	data = bytes.TrimPrefix(data, UTF8BOM)
+	if err := CheckUTF8(file, data); err != nil {
 		return nil, err
 	}
-	doc := &jsonDoc{file: file, data: data}
+	doc := &Doc{File: file, data: data}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	tok, err := dec.Token()
@@ -64,7 +75,7 @@ func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
 		return nil, doc.syntaxErr(err, dec)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, doc.errAt(0, "the file must hold a JSON object ({ … })")
+		return nil, doc.ErrAt(0, "the file must hold a JSON object ({ … })")
 	}
 	w := &jsonWalker{doc: doc, dec: dec, seen: map[memberKey]struct{}{}}
 	root := doc.add(-1, jsonNode{kind: '{'})
@@ -76,7 +87,7 @@ func parseJSONDoc(file string, data []byte) (*jsonDoc, error) {
 		after++
 	}
 	if after < len(data) {
-		return nil, doc.errAt(after, "unexpected content after the closing }")
+		return nil, doc.ErrAt(after, "unexpected content after the closing }")
 	}
 	return doc, nil
 }
@@ -89,14 +100,14 @@ type memberKey struct {
 
 // jsonWalker reads a document's tokens into its node tree.
 type jsonWalker struct {
-	doc  *jsonDoc
+	doc  *Doc
 	dec  *json.Decoder
 	seen map[memberKey]struct{}
 }
 
 // add appends n as the last child of parent (or as the root when parent is
 // -1) and returns its index.
-func (doc *jsonDoc) add(parent int32, n jsonNode) int32 {
+func (doc *Doc) add(parent int32, n jsonNode) int32 {
 	i := int32(len(doc.nodes))
 	n.parent, n.first, n.last, n.next = parent, -1, -1, -1
 	doc.nodes = append(doc.nodes, n)
@@ -129,7 +140,7 @@ func (w *jsonWalker) object(obj int32, depth int) error {
 		}
 		mk := memberKey{obj, key}
 		if _, dup := w.seen[mk]; dup {
-			return doc.errAt(start, "field %q appears twice; keep one", key)
+			return doc.ErrAt(start, "field %q appears twice; keep one", key)
 		}
 		w.seen[mk] = struct{}{}
 		if err := w.value(doc.add(obj, jsonNode{key: key, off: start}), depth); err != nil {
@@ -155,7 +166,7 @@ func (w *jsonWalker) value(n int32, depth int) error {
 		return nil
 	}
 	if depth >= maxJSONDepth {
-		return doc.errAt(int(dec.InputOffset())-1, "objects and arrays are nested more than %d levels deep; no widget config or fixture needs that, so flatten the data", maxJSONDepth)
+		return doc.ErrAt(int(dec.InputOffset())-1, "objects and arrays are nested more than %d levels deep; no widget config or fixture needs that, so flatten the data", maxJSONDepth)
 	}
 	doc.nodes[n].kind = byte(d)
 	if d == '{' {
@@ -177,10 +188,10 @@ func (w *jsonWalker) value(n int32, depth int) error {
 	return nil
 }
 
-// checkUTF8 reports the first byte of data that is not UTF-8 as an error at
+// CheckUTF8 reports the first byte of data that is not UTF-8 as an error at
 // display:line:col (the column in bytes), so an author finds the byte their
 // editor saved in another encoding.
-func checkUTF8(display string, data []byte) error {
+func CheckUTF8(display string, data []byte) error {
 	if utf8.Valid(data) {
 		return nil
 	}
@@ -192,14 +203,14 @@ func checkUTF8(display string, data []byte) error {
 		}
 		off += n
 	}
-	l, c, _ := lineCol(data, off)
-	return diagErr(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
+	l, c, _ := diag.LineCol(data, off)
+	return diag.Errorf(display, l, c, "file is not valid UTF-8 (bad byte 0x%02x); save it as UTF-8", data[off])
 }
 
 // syntaxErr places a decoder error. A } or ] right after a comma is
 // reported at the comma as a trailing comma, the usual slip when an item is
 // deleted from the end of a list.
-func (doc *jsonDoc) syntaxErr(err error, dec *json.Decoder) error {
+func (doc *Doc) syntaxErr(err error, dec *json.Decoder) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
 		off := int(se.Offset) - 1
@@ -207,19 +218,19 @@ func (doc *jsonDoc) syntaxErr(err error, dec *json.Decoder) error {
 			off++
 		}
 		if comma := doc.commaBefore(off); comma >= 0 {
-			return doc.errAt(comma, "invalid JSON: trailing comma; JSON allows no comma after the last item of an object or array, so remove it")
+			return doc.ErrAt(comma, "invalid JSON: trailing comma; JSON allows no comma after the last item of an object or array, so remove it")
 		}
-		return doc.errAt(off, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
+		return doc.ErrAt(off, "invalid JSON: %s", strings.TrimPrefix(se.Error(), "json: "))
 	}
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return doc.errAt(len(doc.data), "invalid JSON: unexpected end of file")
+		return doc.ErrAt(len(doc.data), "invalid JSON: unexpected end of file")
 	}
-	return doc.errAt(int(dec.InputOffset()), "invalid JSON: %v", err)
+	return doc.ErrAt(int(dec.InputOffset()), "invalid JSON: %v", err)
 }
 
 // commaBefore returns the offset of the comma before the } or ] at off
 // (only whitespace between), or -1.
-func (doc *jsonDoc) commaBefore(off int) int {
+func (doc *Doc) commaBefore(off int) int {
 	if off < 0 || off >= len(doc.data) || (doc.data[off] != '}' && doc.data[off] != ']') {
 		return -1
 	}
@@ -235,14 +246,14 @@ func (doc *jsonDoc) commaBefore(off int) int {
 
 // lookup returns the node a path names: member names joined by "." and
 // element indexes in brackets ("csp.connectDomains[1]"; "" is the root).
-func (doc *jsonDoc) lookup(path string) (int32, bool) {
+func (doc *Doc) lookup(path string) (int32, bool) {
 	return doc.resolve(0, path, true)
 }
 
 // resolve follows rest from node n; first is true before the first segment
 // (which has no leading "."). A member name may itself hold "." or "[", so
 // every member whose name fits is tried.
-func (doc *jsonDoc) resolve(n int32, rest string, first bool) (int32, bool) {
+func (doc *Doc) resolve(n int32, rest string, first bool) (int32, bool) {
 	if rest == "" {
 		return n, true
 	}
@@ -282,7 +293,7 @@ func (doc *jsonDoc) resolve(n int32, rest string, first bool) (int32, bool) {
 }
 
 // pathOf is the path of node n, as lookup reads it.
-func (doc *jsonDoc) pathOf(n int32) string {
+func (doc *Doc) pathOf(n int32) string {
 	var parts []string
 	for ; n > 0; n = doc.nodes[n].parent {
 		node := &doc.nodes[n]
@@ -299,15 +310,15 @@ func (doc *jsonDoc) pathOf(n int32) string {
 	return strings.Join(parts, "")
 }
 
-// has reports whether the document sets the value at path.
-func (doc *jsonDoc) has(path string) bool {
+// Has reports whether the document sets the value at path.
+func (doc *Doc) Has(path string) bool {
 	_, ok := doc.lookup(path)
 	return ok
 }
 
 // memberKeys lists the keys of the object at path, in document order (none
 // when path is not an object).
-func (doc *jsonDoc) memberKeys(path string) []string {
+func (doc *Doc) memberKeys(path string) []string {
 	n, ok := doc.lookup(path)
 	if !ok || doc.nodes[n].kind != '{' {
 		return nil
@@ -319,26 +330,26 @@ func (doc *jsonDoc) memberKeys(path string) []string {
 	return keys
 }
 
-// errAt returns a diagnostic at byte offset off.
-func (doc *jsonDoc) errAt(off int, format string, args ...any) *Error {
-	l, c, src := lineCol(doc.data, off)
-	e := diagErr(doc.file, l, c, format, args...)
+// ErrAt returns a diagnostic at byte offset off.
+func (doc *Doc) ErrAt(off int, format string, args ...any) *diag.Error {
+	l, c, src := diag.LineCol(doc.data, off)
+	e := diag.Errorf(doc.File, l, c, format, args...)
 	e.Diagnostics[0].Source = src
 	return e
 }
 
-// errPath returns a diagnostic at the key or element named by path (or at the
+// ErrPath returns a diagnostic at the key or element named by path (or at the
 // start of the file when path is not present).
-func (doc *jsonDoc) errPath(path string, format string, args ...any) *Error {
+func (doc *Doc) ErrPath(path string, format string, args ...any) *diag.Error {
 	off := 0
 	if n, ok := doc.lookup(path); ok {
 		off = doc.nodes[n].off
 	}
-	return doc.errAt(off, format, args...)
+	return doc.ErrAt(off, format, args...)
 }
 
-// checkKeys reports the first key of the object at path that is not in allowed.
-func (doc *jsonDoc) checkKeys(path string, allowed []string) error {
+// CheckKeys reports the first key of the object at path that is not in allowed.
+func (doc *Doc) CheckKeys(path string, allowed []string) error {
 	for _, k := range doc.memberKeys(path) {
 		if indexOf(allowed, k) >= 0 {
 			continue
@@ -359,13 +370,13 @@ func (doc *jsonDoc) checkKeys(path string, allowed []string) error {
 			sort.Strings(sorted)
 			msg += "; allowed: " + strings.Join(sorted, ", ")
 		}
-		return doc.errPath(p, "%s", msg)
+		return doc.ErrPath(p, "%s", msg)
 	}
 	return nil
 }
 
-// decode unmarshals the document into v, mapping type errors to positions.
-func (doc *jsonDoc) decode(v any) error {
+// Decode unmarshals the document into v, mapping type errors to positions.
+func (doc *Doc) Decode(v any) error {
 	err := json.Unmarshal(doc.data, v)
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -374,10 +385,10 @@ func (doc *jsonDoc) decode(v any) error {
 		if n, ok := doc.lookup(field); ok {
 			off = doc.nodes[n].off
 		}
-		return doc.errAt(off, "field %q: expected %s, got JSON %s", field, goTypeToJSON(te.Type.String()), te.Value)
+		return doc.ErrAt(off, "field %q: expected %s, got JSON %s", field, goTypeToJSON(te.Type.String()), te.Value)
 	}
 	if err != nil {
-		return doc.errAt(0, "%v", err)
+		return doc.ErrAt(0, "%v", err)
 	}
 	return nil
 }

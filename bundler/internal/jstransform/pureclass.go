@@ -1,4 +1,4 @@
-package bundler
+package jstransform
 
 import (
 	"strings"
@@ -20,7 +20,7 @@ import (
 // Rolldown sees that the block only touches the class and drops an unused
 // class; esbuild keeps every class with a static block, and with it what
 // the class reaches: for an App widget the whole OAuth client (~60 kB
-// minified, bench/shapes). pureClasses wraps such a class in an IIFE marked
+// minified, bench/shapes). PureClasses wraps such a class in an IIFE marked
 // /* @__PURE__ */, so esbuild drops it when nothing uses it — but only when
 // defining it cannot do anything else: the superclass is a plain name,
 // every static block only brands the class or hands out accessors,
@@ -28,13 +28,13 @@ import (
 // well-known Symbol (statements allowed in a block:
 // droppableStaticStatement). Vite 8 (Rolldown) drops the same classes.
 
-// pureClasses returns src with every droppable branded class binding
+// PureClasses returns src with every droppable branded class binding
 // wrapped as described above, and whether it changed anything. Which
 // classes qualify is decided on the parsed module (droppableClass); the
 // wrapped module is parsed again and must equal the original statement
 // for statement, each wrapped class included, else src is kept.
 // TypeScript and JSX are left alone (the SDK ships JavaScript).
-func pureClasses(src string, loader api.Loader) (string, bool) {
+func PureClasses(src string, loader api.Loader) (string, bool) {
 	// Only a class with a static block qualifies; a module without the
 	// text is not parsed (one written "static /* */ {" is merely missed).
 	if loader != api.LoaderJS || !strings.Contains(src, "static {") && !strings.Contains(src, "static{") {

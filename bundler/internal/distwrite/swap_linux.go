@@ -1,6 +1,6 @@
 //go:build linux
 
-package bundler
+package distwrite
 
 import (
 	"crypto/sha256"
@@ -16,16 +16,16 @@ import (
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
 
-// swapDir puts the finished folder tmp in place of dir. When dir exists the
+// SwapDir puts the finished folder tmp in place of dir. When dir exists the
 // two are exchanged in one atomic renameat2(RENAME_EXCHANGE), so no reader
 // and no crash ever sees dir missing or half-written; the old build then
 // sits in tmp and is removed.
-func swapDir(tmp, dir string) error {
+func SwapDir(tmp, dir string) error {
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.Rename(tmp, dir); err != nil {
 			return fmt.Errorf("move build into %s: %w", dir, err)
 		}
-		return syncDir(filepath.Dir(dir))
+		return SyncDir(filepath.Dir(dir))
 	}
 	err := unix.Renameat2(unix.AT_FDCWD, tmp, unix.AT_FDCWD, dir, unix.RENAME_EXCHANGE)
 	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
@@ -34,18 +34,18 @@ func swapDir(tmp, dir string) error {
 	if err != nil {
 		return fmt.Errorf("swap build into %s: %w", dir, err)
 	}
-	if err := syncDir(filepath.Dir(dir)); err != nil {
+	if err := SyncDir(filepath.Dir(dir)); err != nil {
 		return err
 	}
 	return os.RemoveAll(tmp)
 }
 
-// lockOut takes an exclusive, non-blocking lock on dir so two builds never
+// LockOut takes an exclusive, non-blocking lock on dir so two builds never
 // write the same output at once. The lock dies with the process. Its file
 // lives in the user cache folder (lockPath), not beside dir, so a build
 // leaves nothing in the project and does not touch the project folder's
 // modification time, which the up-to-date check reads.
-func lockOut(dir string, display displaypath.Base) (unlock func(), err error) {
+func LockOut(dir string, display displaypath.Base) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return nil, err
 	}

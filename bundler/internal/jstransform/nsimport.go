@@ -1,4 +1,4 @@
-package bundler
+package jstransform
 
 import (
 	"path/filepath"
@@ -31,22 +31,32 @@ import (
 // the package's modules for what they re-export, the importing module for
 // where its import declarations and their tokens are.
 
-// nsReexports finds, per module file, the exported names that are a
+// NamespaceReexports finds, per module file, the exported names that are a
 // namespace of a module: one the file also re-exports with `export *`
 // (import it as a namespace by the same specifier), or one it re-exports
 // with `export * as` (import that module as a namespace instead). The map
 // holds, per name, "" for the first kind and the module's path for the
 // second.
-type nsReexports struct {
-	b        *Builder
+type NamespaceReexports struct {
+	read     ReadFunc
 	mu       sync.Mutex
 	cache    map[string]map[string]string
 	resolved map[[2]string]string // (folder, specifier) → file, "" if none
 }
 
+// ReadFunc reads the file at path for the build, through its containment
+// checks (spec and named as the build's reader takes them).
+type ReadFunc func(spec, path, named string) ([]byte, error)
+
+// NewNamespaceReexports returns an empty cache of namespace re-exports that
+// reads modules with read. One serves one esbuild build.
+func NewNamespaceReexports(read ReadFunc) *NamespaceReexports {
+	return &NamespaceReexports{read: read, cache: map[string]map[string]string{}, resolved: map[[2]string]string{}}
+}
+
 // resolve is resolveModuleFile, remembered per folder and specifier: the
 // modules of one package import the same few specifiers again and again.
-func (n *nsReexports) resolve(pb api.PluginBuild, spec, importer string) string {
+func (n *NamespaceReexports) resolve(pb api.PluginBuild, spec, importer string) string {
 	key := [2]string{filepath.Dir(importer), spec}
 	n.mu.Lock()
 	p, ok := n.resolved[key]
@@ -65,7 +75,7 @@ func (n *nsReexports) resolve(pb api.PluginBuild, spec, importer string) string 
 // and (but for default) those of the modules it re-exports with `export *`,
 // a few levels deep. Only small modules are read: such entry modules are a
 // few lines, and the build reads every module through here.
-func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[string]string {
+func (n *NamespaceReexports) names(pb api.PluginBuild, path string, depth int) map[string]string {
 	n.mu.Lock()
 	got, ok := n.cache[path]
 	n.mu.Unlock()
@@ -73,7 +83,7 @@ func (n *nsReexports) names(pb api.PluginBuild, path string, depth int) map[stri
 		return got
 	}
 	got = map[string]string{}
-	if data, err := n.b.contain.readFile("", path, ""); err == nil && len(data) < 16<<10 {
+	if data, err := n.read("", path, ""); err == nil && len(data) < 16<<10 {
 		if m, ok := parseJSModule(string(data)); ok {
 			n.collect(pb, m.reexports(), path, depth, got)
 		}
@@ -109,7 +119,7 @@ func importSpec(file, path string) string {
 
 // collect adds to got the namespace re-exports found in r, the
 // re-exports of the module at path.
-func (n *nsReexports) collect(pb api.PluginBuild, r moduleReexports, path string, depth int, got map[string]string) {
+func (n *NamespaceReexports) collect(pb api.PluginBuild, r moduleReexports, path string, depth int, got map[string]string) {
 	for name := range r.ownNamespaces() {
 		got[name] = ""
 	}
@@ -207,9 +217,9 @@ func containsString(list []string, s string) bool {
 	return false
 }
 
-// rewrite returns src with every value import of a namespace re-export
+// Rewrite returns src with every value import of a namespace re-export
 // made a namespace import (namespaceImports), and whether it changed.
-func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, bool) {
+func (n *NamespaceReexports) Rewrite(pb api.PluginBuild, file, src string) (string, bool) {
 	if !strings.Contains(src, "import") {
 		return src, false
 	}
@@ -225,7 +235,7 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 // namespaceImports returns the module src of file with every value import
 // of a namespace re-export made a namespace import instead, and whether it
 // changed; namespaces gives the namespace re-exports of the module a
-// specifier names (nsReexports.names). The binding keeps its place in its
+// specifier names (NamespaceReexports.names). The binding keeps its place in its
 // declaration under an unused name (so the module is still requested at
 // the same point, and a TypeScript compiler drops the binding), and
 // `import * as local from "…"` follows right after the declaration's
@@ -237,7 +247,7 @@ func (n *nsReexports) rewrite(pb api.PluginBuild, file, src string) (string, boo
 func namespaceImports(file, src string, namespaces func(spec string) map[string]string) (string, bool) {
 	var m jsModule
 	parsed := false
-	if loaderFor(file) == api.LoaderJS {
+	if LoaderFor(file) == api.LoaderJS {
 		m, parsed = parseJSModule(src)
 	}
 	decls := importPrologue
