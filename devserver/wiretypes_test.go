@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/devserver/internal/wirets"
+	"github.com/widgetd/widgetd/diag"
 )
 
 // wireFile is the preview's generated TypeScript for the JSON the dev
@@ -36,7 +36,7 @@ var wireTypes = []wirets.Type{
 	{Name: "UICSP", Go: reflect.TypeFor[assets.UICSP](), Open: true, Doc: "UICSP is _meta.ui.csp: the origins the widget's CSP allows."},
 	{Name: "WidgetCSP", Go: reflect.TypeFor[assets.WidgetCSP](), Open: true, Doc: "WidgetCSP is ChatGPT's _meta[\"openai/widgetCSP\"]."},
 	{Name: "Diagnostic", Go: reflect.TypeFor[Diagnostic](), Doc: "Diagnostic is one build error or warning with its file:line:col text."},
-	{Name: "Note", Go: reflect.TypeFor[bundler.Note](), Doc: "Note is a located remark on a Diagnostic."},
+	{Name: "Note", Go: reflect.TypeFor[diag.Note](), Doc: "Note is a located remark on a Diagnostic."},
 	{Name: "NamedFixture", Go: reflect.TypeFor[NamedFixture](), Doc: "NamedFixture is a fixture with its name and file."},
 	{Name: "Fixture", Go: reflect.TypeFor[Fixture](), Doc: "Fixture is one fixture file (fixture.schema.json), as devserver.Fixture marshals it."},
 	{Name: "ToolResult", Go: reflect.TypeFor[ToolResult](), Doc: "ToolResult is a CallToolResult as fixtures and the server give it."},
