@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/connlimit"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 
