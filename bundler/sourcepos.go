@@ -10,8 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/widgetd/widgetd/bundler/internal/sourcemap"
 	"github.com/widgetd/widgetd/internal/displaypath"
-	"github.com/widgetd/widgetd/internal/sourcemap"
 )
 
 // Sources maps places in a build's widget scripts (a JS file, or a
