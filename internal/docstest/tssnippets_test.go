@@ -12,7 +12,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
-	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typecheck"
 )
 
 // tsSnippet is one ```ts or ```tsx block of a doc.

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typecheck"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
