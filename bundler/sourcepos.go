@@ -10,9 +10,9 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/widgetd/widgetd/bundler/internal/sourcemap"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
-	"github.com/widgetd/widgetd/internal/sourcemap"
 )
 
 // Sources maps places in a build's widget scripts (a JS file, or a

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/widgetd/widgetd/internal/sourcemap"
+	"github.com/widgetd/widgetd/bundler/internal/sourcemap"
 )
 
 // boomTSX throws on line 6; the string is unique in the bundle.

@@ -19,9 +19,9 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
-	"github.com/widgetd/widgetd/internal/connlimit"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 	"github.com/widgetd/widgetd/internal/testcert"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 

@@ -28,7 +28,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/internal/connlimit"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 )
 
 // Engine names the HTTP server that answers plain HTTP.

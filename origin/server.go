@@ -11,7 +11,7 @@ import (
 	"github.com/go-chi/chi/v5/middleware"
 
 	"github.com/widgetd/widgetd/assets"
-	"github.com/widgetd/widgetd/internal/connlimit"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
 )
 

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/crypto/acme"
 	"golang.org/x/crypto/acme/autocert"
 
-	"github.com/widgetd/widgetd/internal/connlimit"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 )
 
 // TLSOptions are the origin's HTTPS settings: a certificate pair from files,

@@ -15,7 +15,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/widgetd/widgetd/internal/scaffold"
+	"github.com/widgetd/widgetd/scaffold"
 )
 
 // The peer: the React template's App.tsx and index.tsx as a Vite app, with

@@ -12,7 +12,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/widgetd/widgetd/devserver"
-	"github.com/widgetd/widgetd/internal/scaffold"
+	"github.com/widgetd/widgetd/scaffold"
 )
 
 // templateEdit is, per template, the file edited and the text the edit

@@ -14,9 +14,9 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
+	"github.com/widgetd/widgetd/cmd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/diag"
-	"github.com/widgetd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/typesgen"
 )
 

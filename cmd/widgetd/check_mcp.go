@@ -11,7 +11,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/check"
-	"github.com/widgetd/widgetd/internal/mcplist"
+	"github.com/widgetd/widgetd/cmd/widgetd/internal/mcplist"
 )
 
 // mcpCheckTimeout bounds how long check --mcp waits on the server for the

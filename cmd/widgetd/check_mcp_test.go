@@ -16,8 +16,8 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/gosdk"
 	"github.com/widgetd/widgetd/assets/mcpgo"
+	"github.com/widgetd/widgetd/cmd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/internal/exampleserver"
-	"github.com/widgetd/widgetd/internal/mcplist"
 )
 
 const exampleDist = "../../examples/mcpserver/dist"

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/bundler"
-	"github.com/widgetd/widgetd/internal/scaffold"
+	"github.com/widgetd/widgetd/scaffold"
 )
 
 func templateHelp() string {

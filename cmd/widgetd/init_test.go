@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/internal/scaffold"
+	"github.com/widgetd/widgetd/scaffold"
 )
 
 func runOK(t *testing.T, args ...string) string {

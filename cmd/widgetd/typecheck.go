@@ -7,7 +7,7 @@ import (
 
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
-	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typecheck"
 	"github.com/widgetd/widgetd/typesgen"
 )
 

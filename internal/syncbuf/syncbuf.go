@@ -1,7 +1,7 @@
 // Package syncbuf provides a bytes.Buffer that one goroutine may write while
 // another reads it: the log and terminal sink of tests that run a server in
-// the background and inspect what it printed, and internal/mcplist's record
-// of the answers its HTTP client reads.
+// the background and inspect what it printed, and cmd/widgetd/internal/mcplist's
+// record of the answers its HTTP client reads.
 package syncbuf
 
 import (

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/internal/connlimit"
+	"github.com/widgetd/widgetd/origin/internal/connlimit"
 )
 
 // stateLog records the states Options.ConnState is told, per accepted

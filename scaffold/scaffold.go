@@ -2,7 +2,8 @@
 // templates embedded in the binary, rendered with the project's and the
 // widget's names. Every template here is built, rendered and tested end to
 // end by this package's tests; a template is only added once the build
-// supports what it needs.
+// supports what it needs. It is a top-level package, not internal, because
+// cmd/widgetd and the edit-loop benchmark (bench/edit) both use it.
 package scaffold
 
 import (

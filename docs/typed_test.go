@@ -1,4 +1,4 @@
-package docstest
+package docs
 
 import (
 	"context"
@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typecheck"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
@@ -21,21 +21,21 @@ var sourceLine = regexp.MustCompile(`(?m)^// Source: widgetd types .*$`)
 // type-check against it with tsc --strict.
 func TestTypedWalkthrough(t *testing.T) {
 	ctx := context.Background()
-	if err := os.MkdirAll("../tmpbuild", 0o755); err != nil {
+	if err := os.MkdirAll("testdata/tmpbuild", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	dir, err := os.MkdirTemp("../tmpbuild", "typed-") // inside the module: it builds against this checkout
+	dir, err := os.MkdirTemp("testdata/tmpbuild", "typed-") // inside the module: it builds against this checkout
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	dir, _ = filepath.Abs(dir)
 	server := filepath.Join(dir, "cmd", "server")
-	if err := os.CopyFS(filepath.Join(server, "dist"), os.DirFS("../../examples/mcpserver/dist")); err != nil {
+	if err := os.CopyFS(filepath.Join(server, "dist"), os.DirFS("../examples/mcpserver/dist")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(server, "main.go"), snippet(t, "../../docs/embedding.md", "typed-server"))
-	widgets := snippetProject(t, []tsSnippet{{ext: "tsx", code: snippet(t, "../../docs/embedding.md", "typed-widget")}})
+	write(t, filepath.Join(server, "main.go"), snippet(t, "../docs/embedding.md", "typed-server"))
+	widgets := snippetProject(t, []tsSnippet{{ext: "tsx", code: snippet(t, "../docs/embedding.md", "typed-widget")}})
 	if err := os.Rename(filepath.Join(widgets, "s0"), filepath.Join(widgets, "weather")); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestTypedWalkthrough(t *testing.T) {
 		t.Fatalf("widgetd types --from ./cmd/server planned %v, want %s alone", plan.Write, generated)
 	}
 	write(t, generated, string(data))
-	shown := snippet(t, "../../docs/embedding.md", "typed-generated")
+	shown := snippet(t, "../docs/embedding.md", "typed-generated")
 	normal := func(s string) string { return sourceLine.ReplaceAllString(s, "// Source: …") }
 	if normal(shown) != normal(string(data)) {
 		t.Errorf("docs/embedding.md's typed-generated block is not what step 1's server generates; it generates:\n%s", data)

@@ -1,4 +1,4 @@
-package docstest
+package docs
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
 	"github.com/widgetd/widgetd/diag"
-	"github.com/widgetd/widgetd/internal/typecheck"
+	"github.com/widgetd/widgetd/typecheck"
 )
 
 // tsSnippet is one ```ts or ```tsx block of a doc.
@@ -30,19 +30,19 @@ var fence = regexp.MustCompile("(?ms)^```(tsx?)\n(.*?)^```")
 // tsSnippets returns every TypeScript block of the README and docs/*.md.
 func tsSnippets(t *testing.T) []tsSnippet {
 	t.Helper()
-	docs, err := filepath.Glob("../../docs/*.md")
+	docs, err := filepath.Glob("../docs/*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []tsSnippet
-	for _, doc := range append([]string{"../../README.md"}, docs...) {
+	for _, doc := range append([]string{"../README.md"}, docs...) {
 		data, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, m := range fence.FindAllSubmatchIndex(data, -1) {
 			line := 2 + strings.Count(string(data[:m[0]]), "\n")
-			out = append(out, tsSnippet{doc: strings.TrimPrefix(doc, "../../"), line: line, ext: string(data[m[2]:m[3]]), code: string(data[m[4]:m[5]])})
+			out = append(out, tsSnippet{doc: strings.TrimPrefix(doc, "../"), line: line, ext: string(data[m[2]:m[3]]), code: string(data[m[4]:m[5]])})
 		}
 	}
 	return out
@@ -62,7 +62,7 @@ declare function select(id: string): string;
 // widgets folder.
 func snippetProject(t *testing.T, snippets []tsSnippet) string {
 	t.Helper()
-	examples, err := filepath.Abs("../../widgets")
+	examples, err := filepath.Abs("../widgets")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,9 +183,9 @@ var loadErrUnchecked = regexp.MustCompile(`(?s)reg, err := assets\.Load\((?:[^()
 // the errors of fs.Sub, assets.Load and AttachWidget, as code copied into
 // a server should.
 func TestGoSnippetsCheckErrors(t *testing.T) {
-	docs, _ := filepath.Glob("../../docs/*.md")
+	docs, _ := filepath.Glob("../docs/*.md")
 	goFence := regexp.MustCompile("(?ms)^```go\n(.*?)^```")
-	for _, doc := range append([]string{"../../README.md"}, docs...) {
+	for _, doc := range append([]string{"../README.md"}, docs...) {
 		data, err := os.ReadFile(doc)
 		if err != nil {
 			t.Fatal(err)
@@ -196,7 +196,7 @@ func TestGoSnippetsCheckErrors(t *testing.T) {
 			for _, re := range []*regexp.Regexp{discardedErr, loadErrUnchecked} {
 				if loc := re.FindIndex(code); loc != nil {
 					at := line + strings.Count(string(code[:loc[0]]), "\n")
-					t.Errorf("%s:%d: the snippet ignores an error: %s", strings.TrimPrefix(doc, "../../"), at, firstLine(string(code[loc[0]:loc[1]])))
+					t.Errorf("%s:%d: the snippet ignores an error: %s", strings.TrimPrefix(doc, "../"), at, firstLine(string(code[loc[0]:loc[1]])))
 				}
 			}
 		}

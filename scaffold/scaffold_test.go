@@ -10,7 +10,7 @@ import (
 // TestVersionsMatchGoMod keeps the versions a generated server requires in
 // step with widgetd's own go.mod.
 func TestVersionsMatchGoMod(t *testing.T) {
-	gomod, err := os.ReadFile("../../go.mod")
+	gomod, err := os.ReadFile("../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestVersionsMatchGoMod(t *testing.T) {
 // repository's.
 func TestSchemasMatchRepository(t *testing.T) {
 	for _, name := range []string{"widget.schema.json", "fixture.schema.json"} {
-		repo, err := os.ReadFile("../../" + name)
+		repo, err := os.ReadFile("../" + name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,13 +35,13 @@ func TestSchemasMatchRepository(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(repo, embedded) {
-			t.Errorf("internal/scaffold/templates/project/%s differs from the repository's; run: cp %s internal/scaffold/templates/project/", name, name)
+			t.Errorf("scaffold/templates/project/%s differs from the repository's; run: cp %s scaffold/templates/project/", name, name)
 		}
 	}
-	repo, _ := os.ReadFile("../../widgets/tsconfig.json")
+	repo, _ := os.ReadFile("../widgets/tsconfig.json")
 	embedded, _ := templates.ReadFile("templates/project/widgets/tsconfig.json")
 	if !bytes.Equal(repo, embedded) {
-		t.Error("internal/scaffold/templates/project/widgets/tsconfig.json differs from the examples'; run: cp widgets/tsconfig.json internal/scaffold/templates/project/widgets/")
+		t.Error("scaffold/templates/project/widgets/tsconfig.json differs from the examples'; run: cp widgets/tsconfig.json scaffold/templates/project/widgets/")
 	}
 }
 

@@ -1,4 +1,4 @@
-package docstest
+package docs
 
 import (
 	"context"
@@ -43,8 +43,8 @@ func snippet(t *testing.T, file, name string) string {
 // TestReadmeWidgetJSON: the README's widget.json is the real example's, as
 // plain JSON, and builds through the real loader.
 func TestReadmeWidgetJSON(t *testing.T) {
-	got := snippet(t, "../../README.md", "widgets/weather/widget.json")
-	want, err := os.ReadFile("../../widgets/weather/widget.json")
+	got := snippet(t, "../README.md", "widgets/weather/widget.json")
+	want, err := os.ReadFile("../widgets/weather/widget.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestReadmeWidgetJSON(t *testing.T) {
 	}
 	// Build a copy of the weather widget with the snippet as its config.
 	root := t.TempDir()
-	src, _ := filepath.Abs("../../widgets")
+	src, _ := filepath.Abs("../widgets")
 	dst := filepath.Join(root, "widgets", "weather")
 	if err := os.CopyFS(dst, os.DirFS(filepath.Join(src, "weather"))); err != nil {
 		t.Fatal(err)
@@ -76,7 +76,7 @@ func TestReadmeWidgetJSON(t *testing.T) {
 
 // TestFixtureSnippet: docs/testing.md's fixture decodes strictly.
 func TestFixtureSnippet(t *testing.T) {
-	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../../docs/testing.md", "fixture")))
+	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFixtureSnippet(t *testing.T) {
 // TestFixtureDeviceSnippet: docs/testing.md's device fixture decodes
 // strictly and names a preset.
 func TestFixtureDeviceSnippet(t *testing.T) {
-	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../../docs/testing.md", "fixture-device")))
+	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture-device")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,8 +100,8 @@ func TestFixtureDeviceSnippet(t *testing.T) {
 // TestNoGoRunGenerate: no doc tells a module to go run widgetd by import
 // path, which fails in a module that does not require it; go tool does not.
 func TestNoGoRunGenerate(t *testing.T) {
-	files, _ := filepath.Glob("../../docs/*.md")
-	files = append(files, "../../README.md")
+	files, _ := filepath.Glob("../docs/*.md")
+	files = append(files, "../README.md")
 	bad := regexp.MustCompile(`go:generate go run github\.com/widgetd`)
 	for _, f := range files {
 		data, _ := os.ReadFile(f)
@@ -164,15 +164,15 @@ func main() {
 // shows. Without the snippet's annotations the same program fails the
 // audit, so the check is real.
 func TestEmbeddingSnippet(t *testing.T) {
-	code := snippet(t, "../../docs/embedding.md", "embedding-gosdk")
-	dist, _ := filepath.Abs("../../examples/mcpserver/dist")
+	code := snippet(t, "../docs/embedding.md", "embedding-gosdk")
+	dist, _ := filepath.Abs("../examples/mcpserver/dist")
 	run := func(code string) (string, error) {
-		dir, err := os.MkdirTemp("../tmpbuild", "embedding-")
+		dir, err := os.MkdirTemp("testdata/tmpbuild", "embedding-")
 		if err != nil {
-			if err := os.MkdirAll("../tmpbuild", 0o755); err != nil {
+			if err := os.MkdirAll("testdata/tmpbuild", 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if dir, err = os.MkdirTemp("../tmpbuild", "embedding-"); err != nil {
+			if dir, err = os.MkdirTemp("testdata/tmpbuild", "embedding-"); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -2,7 +2,8 @@
 // (`tsc --noEmit`, from its node_modules) for `widgetd check --types` and
 // `widgetd build --types`, and turns its output into file:line:col
 // diagnostics. esbuild strips types without checking them, so this is the
-// only place type errors surface.
+// only place type errors surface. It is a top-level package, not internal,
+// because cmd/widgetd and the docs' snippet tests (package docs) both run it.
 package typecheck
 
 import (

@@ -1,4 +1,4 @@
-package docstest
+package docs
 
 import (
 	"os"
@@ -17,7 +17,7 @@ import (
 // checkout's last commit instead), and returns its output.
 func runSnippet(t *testing.T, dir, script string, env ...string) string {
 	t.Helper()
-	repo, err := filepath.Abs("../..")
+	repo, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func runSnippet(t *testing.T, dir, script string, env ...string) string {
 // docs/embedding.md give a module make go tool widgetd run widgetd, in a
 // new module, while widgetd is on no module proxy.
 func TestInstallGoTool(t *testing.T) {
-	for _, file := range []string{"../../README.md", "../../docs/embedding.md"} {
+	for _, file := range []string{"../README.md", "../docs/embedding.md"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			script := snippet(t, file, "install-go-tool")
 			if !strings.Contains(script, "go tool widgetd version") {
@@ -61,7 +61,7 @@ func TestInstallGoTool(t *testing.T) {
 // cloning this checkout instead of GitHub: go install puts a widgetd that
 // runs on the PATH.
 func TestInstallFromClone(t *testing.T) {
-	script := snippet(t, "../../README.md", "install-clone")
+	script := snippet(t, "../README.md", "install-clone")
 	gobin := t.TempDir()
 	out := runSnippet(t, t.TempDir(), script, "GOBIN="+gobin, "PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	if !strings.HasSuffix(out, "widgetd "+bundler.Version+"\n") {
@@ -77,7 +77,7 @@ func TestInstallFromClone(t *testing.T) {
 // whole go line), so the docs cannot promise an older Go than widgetd builds
 // with.
 func TestGoVersionsAgree(t *testing.T) {
-	gomod, err := os.ReadFile("../../go.mod")
+	gomod, err := os.ReadFile("../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,8 +86,8 @@ func TestGoVersionsAgree(t *testing.T) {
 		t.Fatal("go.mod has no go 1.N.P line")
 	}
 	goLine, minor := string(m[1]), string(m[2])
-	files, _ := filepath.Glob("../../docs/*.md")
-	files = append(files, "../../README.md")
+	files, _ := filepath.Glob("../docs/*.md")
+	files = append(files, "../README.md")
 	minorRE := regexp.MustCompile(`\bGo 1\.(\d+)`)
 	lineRE := regexp.MustCompile("`go (1\\.[0-9.]+)`")
 	for _, f := range files {
