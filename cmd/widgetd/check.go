@@ -14,7 +14,7 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
-	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 	"github.com/widgetd/widgetd/internal/mcplist"
 	"github.com/widgetd/widgetd/typesgen"
 )
@@ -211,7 +211,7 @@ func checkFixtures(dirs map[string]string) error {
 	names := slices.Sorted(maps.Keys(dirs))
 	var all bundler.Error
 	for _, name := range names {
-		_, err := devserver.LoadFixtures(filepath.FromSlash(dirs[name]))
+		_, err := fixture.Load(filepath.FromSlash(dirs[name]))
 		if err == nil {
 			continue
 		}

@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // Hosts are the preview hosts a case runs under by default: the generic
@@ -125,7 +126,7 @@ func (e *BuildError) Error() string {
 // plan is one case to run.
 type plan struct {
 	widget  devserver.WidgetInfo
-	fixture *devserver.NamedFixture // nil: the widget has no fixtures
+	fixture *fixture.Named // nil: the widget has no fixtures
 	host    string
 	dir     string // the widget's folder
 }
@@ -271,7 +272,7 @@ func planCases(srv *devserver.Server, opts Options) ([]plan, error) {
 			return nil, errors.New(w.FixtureError)
 		}
 		dir := filepath.Dir(srv.ConfigFile(w.Name))
-		fixtures := []*devserver.NamedFixture{nil}
+		fixtures := []*fixture.Named{nil}
 		if len(w.Fixtures) > 0 {
 			fixtures = fixtures[:0]
 			for i := range w.Fixtures {
@@ -317,7 +318,7 @@ func (p plan) url(previewURL string) string {
 }
 
 func (p plan) baseline() string {
-	return filepath.Join(p.dir, devserver.FixturesDir, BaselineDir, p.fixtureName()+"."+baselineHostName(p.host)+".png")
+	return filepath.Join(p.dir, fixture.Dir, BaselineDir, p.fixtureName()+"."+baselineHostName(p.host)+".png")
 }
 
 // baselineHostName is the host part of a baseline's file name: the host's

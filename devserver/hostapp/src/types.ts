@@ -1,6 +1,6 @@
 // The shapes the dev server sends the host app: the page config (body
 // data-config, devserver.pageConfig), build events (SSE, devserver.BuildEvent)
-// and fixtures (fixture.schema.json, devserver.Fixture).
+// and fixtures (fixture.schema.json, fixture.Fixture).
 import type { Device } from "./devices";
 
 /** PageConfig is devserver.pageConfig: what the page's data-config holds. */
@@ -10,7 +10,7 @@ export interface PageConfig {
   sandboxUrl: string;
   mcp?: string;
   version: string;
-  /** Device presets built in Go (devserver/devices.go); absent before it. */
+  /** Device presets built in Go (fixture/devices.go); absent before it. */
   devices?: Device[];
 }
 
@@ -52,7 +52,7 @@ export interface HostContextFixture {
   userAgent?: string;
 }
 
-/** Fixture is one fixture file (fixture.schema.json), as devserver.Fixture marshals it. */
+/** Fixture is one fixture file (fixture.schema.json), as fixture.Fixture marshals it. */
 export interface Fixture {
   toolName?: string;
   toolInput?: Record<string, unknown>;
