@@ -50,7 +50,7 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 		}
 		rel, _ := filepath.Rel(src, p)
 		// The copies render the legacy preview.json samples below; the
-		// examples' own fixtures are widgetd test's (internal/widgettest).
+		// examples' own fixtures are widgetd test's (widgettest).
 		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == fixture.Dir) {
 			return filepath.SkipDir
 		}

@@ -191,7 +191,7 @@ document.fonts.load("20px 'Widget Face'").then((faces) => {
 		"remote/style.css":             `@font-face { font-family: "Widget Face"; src: url("` + fontHost.URL + `/face.ttf") format("truetype"); }`,
 		"remote/fixtures/default.json": `{"expect":{"elements":["p[data-font=loaded]"]}}`,
 	})
-	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}})
+	rep, err := RunReport(context.Background(), Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func TestFixtureHostContextReachesWidget(t *testing.T) {
 		"ctx/fixtures/mobile.json":  fixtureWith(commonExpect),
 	})
 	opts := Options{Root: root, WidgetsDir: widgets, NoScreenshots: true, Hosts: []string{devserver.HostMCPApps, devserver.HostChatGPT}}
-	rep, err := Run(context.Background(), opts)
+	rep, err := RunReport(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestFixtureHostContextReachesWidget(t *testing.T) {
 	}
 	opts.Hosts = []string{devserver.HostChatGPT}
 	opts.Widgets = []string{"ctx"}
-	if rep, err = Run(context.Background(), opts); err != nil {
+	if rep, err = RunReport(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if c := caseByName(t, rep, "ctx/mobile@chatgpt"); !c.Passed {
