@@ -7,6 +7,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // BuildEvent is the result of one (re)build, as sent to open previews over
@@ -49,7 +50,7 @@ type WidgetInfo struct {
 	Meta *assets.ResourceMeta `json:"meta"`
 	// Fixtures are the widget's fixtures (fixtures/*.json, then a legacy
 	// preview.json), the first one rendered by default.
-	Fixtures []NamedFixture `json:"fixtures,omitempty"`
+	Fixtures []fixture.Named `json:"fixtures,omitempty"`
 	// FixtureError is why the fixtures could not be read (file:line:col).
 	FixtureError string `json:"fixtureError,omitempty"`
 	// Tool is the tool of the --mcp server linked to this widget (its
@@ -127,7 +128,7 @@ func (s *Server) widgetInfo(w assets.Widget) WidgetInfo {
 	if cfg, ok := s.out.ConfigFiles[w.Name]; ok {
 		dir = filepath.Dir(cfg)
 	}
-	fixtures, err := LoadFixtures(dir)
+	fixtures, err := fixture.Load(dir)
 	if err != nil {
 		wi.FixtureError = err.Error()
 		s.log.printf("%v\n", err)

@@ -73,33 +73,3 @@ func TestInjectScripts(t *testing.T) {
 		}
 	}
 }
-
-func TestParseSample(t *testing.T) {
-	tests := []struct {
-		in, err string
-	}{
-		{`{"toolName":"x","toolInput":{},"toolOutput":{"a":1},"toolResultMeta":{},"callToolResponse":{"content":[]}}`, ""},
-		{`{}`, ""},
-		{`null`, "not a JSON object"},
-		{`[]`, "not a JSON object"},
-		{`{"toolOutput":[1]}`, "toolOutput must be a JSON object"},
-		{`{"toolName":1}`, "toolName must be a string"},
-		{`{"tooloutput":{}}`, `unknown key "tooloutput"`},
-	}
-	for _, tc := range tests {
-		_, err := parseSample("p.json", []byte(tc.in))
-		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
-			t.Errorf("parseSample(%s) error %v, want %q", tc.in, err, tc.err)
-		}
-	}
-}
-
-func FuzzParseSample(f *testing.F) {
-	f.Add([]byte(`{"toolOutput":{"a":1}}`))
-	f.Add([]byte(`{"toolName":"n"}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if f, err := parseSample("p.json", data); err == nil && f == nil {
-			t.Fatal("accepted empty sample")
-		}
-	})
-}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // TestPreviewDeviceContext: the default device preset and a fixture's
@@ -16,12 +18,12 @@ import (
 // window.openai's globals (safeArea, userAgent).
 func TestPreviewDeviceContext(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		p := filepath.Join(o.WidgetsDir, "hello", FixturesDir, "default.json")
+		p := filepath.Join(o.WidgetsDir, "hello", fixture.Dir, "default.json")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		// The fixture fields devserver reads today; platform, capabilities,
-		// insets and time zone in fixtures come with devserver/devices.go.
+		// insets and time zone in fixtures come with fixture/devices.go.
 		fixture := `{"toolResult": {"structuredContent": {"name": "Lin"}}, "hostContext": {"locale": "nb-NO", "maxHeight": 400}}`
 		if err := os.WriteFile(p, []byte(fixture), 0o644); err != nil {
 			t.Fatal(err)
@@ -45,7 +47,7 @@ func TestPreviewDeviceContext(t *testing.T) {
 		t.Errorf("ui/initialize hostContext from the fixture:\n got %s\nwant %s", got, want)
 	}
 
-	mobile, ok := LookupDevice("mobile")
+	mobile, ok := fixture.LookupDevice("mobile")
 	if !ok {
 		t.Fatal("no mobile device preset")
 	}

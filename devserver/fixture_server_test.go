@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // TestFixturesInBuildEvents: a widget's fixtures (and its legacy
@@ -54,7 +56,7 @@ func TestFixturesInBuildEvents(t *testing.T) {
 		t.Fatalf("fixtures %+v", w.Fixtures)
 	}
 	// The preview gets the device expanded, the fixture's own insets kept.
-	if hc := w.Fixtures[1].Fixture.HostContext; hc == nil || hc.Platform != PlatformMobile || hc.DeviceCapabilities == nil ||
+	if hc := w.Fixtures[1].Fixture.HostContext; hc == nil || hc.Platform != fixture.PlatformMobile || hc.DeviceCapabilities == nil ||
 		!*hc.DeviceCapabilities.Touch || hc.SafeAreaInsets == nil || hc.SafeAreaInsets.Top != 50 {
 		t.Errorf("phone fixture's host context %+v", hc)
 	}
@@ -87,11 +89,11 @@ func checkConfigDevices(t *testing.T, pageURL string) {
 	if m == nil {
 		t.Fatalf("no data-config in %s", body)
 	}
-	var cfg struct{ Devices []Device }
+	var cfg struct{ Devices []fixture.Device }
 	if err := json.Unmarshal([]byte(html.UnescapeString(string(m[1]))), &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(cfg.Devices, Devices()) {
-		t.Errorf("config devices %+v, want %+v", cfg.Devices, Devices())
+	if !reflect.DeepEqual(cfg.Devices, fixture.Devices()) {
+		t.Errorf("config devices %+v, want %+v", cfg.Devices, fixture.Devices())
 	}
 }

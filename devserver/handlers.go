@@ -17,6 +17,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/layout"
+	"github.com/widgetd/widgetd/fixture"
 	"github.com/widgetd/widgetd/internal/contenttype"
 	"github.com/widgetd/widgetd/internal/publicurl"
 )
@@ -72,7 +73,7 @@ type pageConfig struct {
 	MCP        string `json:"mcp,omitempty"`
 	Version    string `json:"version"`
 	// Devices are the device presets (devices.go) the preview offers.
-	Devices []Device `json:"devices"`
+	Devices []fixture.Device `json:"devices"`
 }
 
 // previewHandler serves the preview origin.
@@ -100,7 +101,7 @@ func (s *Server) previewHandler() http.Handler {
 }
 
 func (s *Server) config(r *http.Request, widget string) string {
-	c := pageConfig{Base: s.basePath(r), Widget: widget, SandboxURL: s.sandboxURL, Version: bundler.Version, Devices: Devices()}
+	c := pageConfig{Base: s.basePath(r), Widget: widget, SandboxURL: s.sandboxURL, Version: bundler.Version, Devices: fixture.Devices()}
 	if s.mcp != nil {
 		c.MCP = s.opts.MCPURL
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/widgetd/widgetd/fixture"
 	"github.com/widgetd/widgetd/internal/browsertest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
@@ -49,8 +50,8 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 		}
 		rel, _ := filepath.Rel(src, p)
 		// The copies render the legacy preview.json samples below; the
-		// examples' own fixtures are widgetd test's (internal/widgettest).
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == FixturesDir) {
+		// examples' own fixtures are widgetd test's (widgettest).
+		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == fixture.Dir) {
 			return filepath.SkipDir
 		}
 		dst := filepath.Join(widgets, rel)
@@ -75,7 +76,7 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 		t.Fatal(err)
 	}
 	for name, s := range samples {
-		if err := os.WriteFile(filepath.Join(widgets, name, SampleFile), []byte(s), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(widgets, name, fixture.PreviewFile), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,11 +2,6 @@ package devserver
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
@@ -91,79 +86,6 @@ func injectScripts(doc []byte, scripts ...string) []byte {
 	out = append(out, doc[:at]...)
 	out = append(out, ins...)
 	return append(out, doc[at:]...)
-}
-
-// SampleFile is the optional per-widget file with the data the preview
-// starts with. It is read by `widgetd dev` only; builds ignore it.
-const SampleFile = "preview.json"
-
-// errNoSample means the widget has no preview.json.
-var errNoSample = errors.New("no preview.json")
-
-// sampleKeys are the fields of preview.json.
-var sampleKeys = map[string]bool{"toolName": true, "toolInput": true, "toolOutput": true, "toolResultMeta": true, "callToolResponse": true}
-
-// readSample reads and checks a widget's preview.json, the format before
-// fixtures: a JSON object with toolName (string), toolInput, toolOutput
-// (structuredContent), toolResultMeta (the result _meta) and
-// callToolResponse (a CallToolResult). It is returned as the equivalent
-// fixture.
-func readSample(dir string) (*Fixture, error) {
-	file := filepath.Join(dir, SampleFile)
-	data, err := readFixtureFile(file)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, errNoSample
-	}
-	if err != nil {
-		return nil, err
-	}
-	return parseSample(relPath(file), data)
-}
-
-// parseSample validates the contents of a preview.json named file and
-// converts it to a fixture.
-func parseSample(file string, data []byte) (*Fixture, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(data, &m); err != nil || m == nil {
-		if err == nil {
-			err = errors.New("got null")
-		}
-		return nil, fmt.Errorf("%s: not a JSON object: %w", file, err)
-	}
-	for k, v := range m {
-		if !sampleKeys[k] {
-			return nil, fmt.Errorf("%s: unknown key %q (known: toolName, toolInput, toolOutput, toolResultMeta, callToolResponse)", file, k)
-		}
-		if k == "toolName" {
-			var s string
-			if json.Unmarshal(v, &s) != nil {
-				return nil, fmt.Errorf("%s: toolName must be a string", file)
-			}
-			continue
-		}
-		var obj map[string]any
-		if json.Unmarshal(v, &obj) != nil {
-			return nil, fmt.Errorf("%s: %s must be a JSON object", file, k)
-		}
-	}
-	var s struct {
-		ToolName         string         `json:"toolName"`
-		ToolInput        map[string]any `json:"toolInput"`
-		ToolOutput       map[string]any `json:"toolOutput"`
-		ToolResultMeta   map[string]any `json:"toolResultMeta"`
-		CallToolResponse *ToolResult    `json:"callToolResponse"`
-	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	f := &Fixture{ToolName: s.ToolName, ToolInput: s.ToolInput}
-	if s.ToolOutput != nil || s.ToolResultMeta != nil {
-		f.ToolResult = &ToolResult{StructuredContent: s.ToolOutput, Meta: s.ToolResultMeta}
-	}
-	if s.CallToolResponse != nil {
-		f.CallTool = map[string]ToolResult{AnyTool: *s.CallToolResponse}
-	}
-	return f, nil
 }
 
 // relPath shows p relative to the working directory when it is below it.

@@ -345,3 +345,14 @@ func (s *Server) State() *BuildEvent {
 	defer s.mu.RUnlock()
 	return s.state
 }
+
+// ConfigFile is the widget.json of a widget in the current build (empty when
+// the widget is not in it). Its folder holds the widget's fixtures.
+func (s *Server) ConfigFile(name string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if s.out == nil {
+		return ""
+	}
+	return s.out.ConfigFiles[name]
+}

@@ -19,9 +19,9 @@ import (
 )
 
 // update rewrites this package's golden files: the preview UI screenshot
-// baselines in testdata/ui and testdata/hostcontext_errors.golden (review
-// the diff: it is what users see and read).
-var update = flag.Bool("update", false, "rewrite the golden files: testdata/ui screenshots, testdata/hostcontext_errors.golden, hostapp/src/gen/wire.ts")
+// baselines in testdata/ui and hostapp/src/gen/wire.ts (review the diff:
+// it is what users see).
+var update = flag.Bool("update", false, "rewrite the golden files: testdata/ui screenshots, hostapp/src/gen/wire.ts")
 
 // uiControl is one control of the preview UI a user must be able to reach:
 // its CSS selector and what to open first (a tab, or the widget drawer).

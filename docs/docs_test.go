@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/bundler"
-	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // snippet returns the fenced block that follows <!-- docs-snippet: name in file.
@@ -76,7 +76,7 @@ func TestReadmeWidgetJSON(t *testing.T) {
 
 // TestFixtureSnippet: docs/testing.md's fixture decodes strictly.
 func TestFixtureSnippet(t *testing.T) {
-	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture")))
+	f, err := fixture.Parse("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func TestFixtureSnippet(t *testing.T) {
 // TestFixtureDeviceSnippet: docs/testing.md's device fixture decodes
 // strictly and names a preset.
 func TestFixtureDeviceSnippet(t *testing.T) {
-	f, err := devserver.ParseFixture("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture-device")))
+	f, err := fixture.Parse("docs/testing.md", []byte(snippet(t, "../docs/testing.md", "fixture-device")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -126,9 +126,9 @@ type data struct {
 // template (widget.json, sources, fixtures), widgets/tsconfig.json,
 // widgets/widgetd.d.ts, the JSON Schemas, .gitignore, package.json when the
 // template needs npm packages, and with Server "go" a Go MCP server
-// (go.mod, main.go, main_test.go). Nothing is written when any file exists,
-// except that Server "go" into a project that has a widgets/ folder adds the
-// server to it (see addServer).
+// (go.mod, main.go, main_test.go, widgets_test.go). Nothing is written when
+// any file exists, except that Server "go" into a project that has a
+// widgets/ folder adds the server to it (see addServer).
 func Init(opts InitOptions) (*Result, error) {
 	t, err := lookup(opts.Template)
 	if err != nil {

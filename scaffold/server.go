@@ -12,7 +12,7 @@ import (
 
 // serverFiles are the files the Go server template writes at the project
 // root; adding a server to a project refuses to touch any that exists.
-var serverFiles = []string{"go.mod", "main.go", "main_test.go"}
+var serverFiles = []string{"go.mod", "main.go", "main_test.go", "widgets_test.go"}
 
 // addServer is Init with Server "go" into a project that already has a
 // widgets/ folder: it writes the Go server and the project files that are
@@ -21,7 +21,8 @@ var serverFiles = []string{"go.mod", "main.go", "main_test.go"}
 // links the server's tool to an existing widget (d.Name when it exists, else
 // the first widget by name when d.Name is the default) or, when there is
 // none, writes d.Name from template t. It refuses, writing nothing, when
-// go.mod, main.go or main_test.go exists: the server is a new module.
+// go.mod, main.go, main_test.go or widgets_test.go exists: the server is a
+// new module.
 func addServer(root string, t Template, d data) (*Result, error) {
 	for _, n := range serverFiles {
 		if _, err := os.Lstat(filepath.Join(root, n)); err == nil {

@@ -15,8 +15,8 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/check"
 	"github.com/widgetd/widgetd/cmd/widgetd/internal/mcplist"
-	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/fixture"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
@@ -212,7 +212,7 @@ func checkFixtures(dirs map[string]string) error {
 	names := slices.Sorted(maps.Keys(dirs))
 	var all diag.Error
 	for _, name := range names {
-		_, err := devserver.LoadFixtures(filepath.FromSlash(dirs[name]))
+		_, err := fixture.Load(filepath.FromSlash(dirs[name]))
 		if err == nil {
 			continue
 		}

@@ -199,6 +199,14 @@ func TestInitGoServer(t *testing.T) {
 	runCommand(t, clone, env, "go", "build", "./...") // writes ./greeter, which .gitignore ignores
 	runCommand(t, clone, env, "go", "vet", "./...")
 	runCommand(t, clone, env, "go", "test", "-count=1", "./...")
+	// The server's TestWidgets (widgettest.Run) rendered the widget under
+	// both hosts and wrote the missing screenshot baselines, for the user
+	// to commit; nothing else changed.
+	shots := "?? widgets/hello/fixtures/screenshots/"
+	if written := gitOutput(t, clone, "status", "--porcelain", "--untracked-files=all"); written != shots+"default.chatgpt.png\n"+shots+"default.mcp.png" {
+		t.Errorf("go test in a fresh clone: git status\n%s\nwant the two baselines TestWidgets writes", written)
+	}
+	gitCommitAll(t, clone)
 	runCommand(t, clone, env, "go", "generate", "./...")
 	if changed := gitOutput(t, clone, "status", "--porcelain"); changed != "" {
 		t.Errorf("go generate in a fresh clone changed the committed files:\n%s", changed)
@@ -258,7 +266,10 @@ func TestInitGoServerIntoProject(t *testing.T) {
 	index := filepath.Join(dir, "widgets", "cart", "index.ts")
 	mine := "// mine\nimport \"./style.css\";\ndocument.body.textContent = \"cart\";\n"
 	ignore := filepath.Join(dir, ".gitignore")
-	for file, content := range map[string]string{index: mine, ignore: "/dist/\n/secrets.env"} {
+	// The fixture follows the project's own widget: the server's
+	// TestWidgets renders it and checks what it expects.
+	fixture := filepath.Join(dir, "widgets", "cart", "fixtures", "default.json")
+	for file, content := range map[string]string{index: mine, ignore: "/dist/\n/secrets.env", fixture: `{"expect":{"text":["cart"]}}`} {
 		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}

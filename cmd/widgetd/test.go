@@ -10,7 +10,7 @@ import (
 
 	"github.com/widgetd/widgetd/devserver"
 	"github.com/widgetd/widgetd/internal/atomicfile"
-	"github.com/widgetd/widgetd/internal/widgettest"
+	"github.com/widgetd/widgetd/widgettest"
 )
 
 // exitNoBrowser is widgetd test's exit code when no Chromium was found, so
@@ -55,7 +55,7 @@ func runTest(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		opts.Log = stdout
 	}
 	progressf(progressWriter(stderr, asJSON), "widgetd test: building the widgets and starting Chromium…")
-	rep, err := widgettest.Run(ctx, opts)
+	rep, err := widgettest.RunReport(ctx, opts)
 	if err != nil {
 		var be *widgettest.BuildError
 		switch {

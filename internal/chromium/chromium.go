@@ -1,5 +1,5 @@
 // Package chromium starts headless Chromium through chromedp with the flags
-// widgetd relies on, for `widgetd test` (internal/widgettest) and for the
+// widgetd relies on, for `widgetd test` (widgettest) and for the
 // browser tests (internal/browsertest): one list of flags, so a flag that
 // steadies one does not go missing from the other.
 package chromium

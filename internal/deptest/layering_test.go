@@ -25,11 +25,7 @@ const leafRoot = module + "/internal"
 // import a module package outside internal/, each with the reason. An entry
 // whose package no longer imports upward (or no longer exists) fails the
 // test, so the list only shrinks.
-var upwardAllowed = map[string]string{
-	// Becomes a public top-level package (issue 25, branch pubtest): remove
-	// this entry when it lands.
-	leafRoot + "/widgettest": "imports bundler and devserver; moves out of internal/ (issue 25)",
-}
+var upwardAllowed = map[string]string{}
 
 // goosList are the platforms whose build tags the test lists the packages
 // under (jscompile, for one, has per-OS files).

@@ -1,6 +1,6 @@
 // Package pngdiff compares screenshots: the fraction of pixels whose colour
 // differs by more than a tolerance. It is shared by `widgetd test`'s
-// screenshot baselines (internal/widgettest) and the dev preview's own UI
+// screenshot baselines (widgettest) and the dev preview's own UI
 // baselines (devserver/testdata/ui), so both judge a difference alike.
 package pngdiff
 

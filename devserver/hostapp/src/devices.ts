@@ -1,5 +1,5 @@
 // Device presets: the list the dev server builds (page config "devices",
-// devserver/devices.go, where each figure's source is cited).
+// fixture/devices.go, where each figure's source is cited).
 import type { Device as WireDevice } from "./types";
 
 /** Platform is the MCP Apps host context's platform. */

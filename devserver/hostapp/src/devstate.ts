@@ -1,5 +1,5 @@
 // window.widgetdDev: the preview's state for debugging, the browser tests
-// and `widgetd test` (internal/widgettest reads log, calls, loaded…), and the
+// and `widgetd test` (widgettest reads log, calls, loaded…), and the
 // message log the UI's log panel shows.
 import type { BuildEvent } from "./types";
 import { Store } from "./store";

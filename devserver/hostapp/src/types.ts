@@ -1,6 +1,6 @@
 // The shapes the dev server sends the host app: the page config (body
 // data-config, devserver.pageConfig), build events (SSE, devserver.BuildEvent)
-// and fixtures (fixture.schema.json, devserver.Fixture). They are generated
+// and fixtures (fixture.schema.json, fixture.Fixture). They are generated
 // from the Go structs into gen/wire.ts (go generate ./devserver); this module
 // re-exports them under the names the preview uses.
 import type { HostContext, PageConfig, SafeAreaInsets } from "./gen/wire";

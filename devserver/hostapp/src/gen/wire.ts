@@ -15,7 +15,7 @@ export type PageConfig = {
 };
 
 /**
- * Device is one device preset (devserver.Device, devices.go).
+ * Device is one device preset (fixture.Device, fixture/devices.go).
  */
 export type Device = {
   id: string;
@@ -161,7 +161,7 @@ export type NamedFixture = {
 };
 
 /**
- * Fixture is one fixture file (fixture.schema.json), as devserver.Fixture marshals it.
+ * Fixture is one fixture file (fixture.schema.json), as fixture.Fixture marshals it.
  */
 export type Fixture = {
   $schema?: string;

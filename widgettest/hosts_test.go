@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // TestBaselineNames: mcp-apps (and its old name mcp) keeps the committed
@@ -25,7 +26,7 @@ func TestBaselineNames(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", tc.host, err)
 		}
-		p := plan{fixture: &devserver.NamedFixture{Name: "default"}, host: hosts[0], dir: "w"}
+		p := plan{fixture: &fixture.Named{Name: "default"}, host: hosts[0], dir: "w"}
 		if got := filepath.Base(p.baseline()); got != tc.file {
 			t.Errorf("%s: baseline %s, want %s", tc.host, got, tc.file)
 		}
@@ -43,7 +44,7 @@ func TestBaselineNames(t *testing.T) {
 // chatgpt-legacy, which it did not render.
 func TestStaleBaselinesKeepHostsNotRun(t *testing.T) {
 	dir := t.TempDir()
-	shots := filepath.Join(dir, devserver.FixturesDir, BaselineDir)
+	shots := filepath.Join(dir, fixture.Dir, BaselineDir)
 	if err := os.MkdirAll(shots, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestStaleBaselinesKeepHostsNotRun(t *testing.T) {
 	}
 	var plans []plan
 	for _, h := range Hosts {
-		plans = append(plans, plan{fixture: &devserver.NamedFixture{Name: "default"}, host: h, dir: dir})
+		plans = append(plans, plan{fixture: &fixture.Named{Name: "default"}, host: h, dir: dir})
 	}
 	var got []string
 	for _, f := range staleBaselines(plans, Hosts, false) {

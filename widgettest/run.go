@@ -1,10 +1,24 @@
-// Package widgettest is `widgetd test`: it builds the project with the dev
-// server (in memory, on loopback ports), opens the dev preview of every
-// widget × fixture × host in headless Chromium — the real AppBridge MCP Apps
-// host and the ChatGPT window.openai host — and fails a case on an uncaught
-// error in any frame, a CSP violation, a missing handshake, an unmet
-// expectation of the fixture, or a screenshot that differs from its
-// committed baseline.
+// Package widgettest renders a project's widgets in headless Chromium and
+// checks them, in the spirit of httptest and fstest: a Go MCP server's own
+// `go test` calls Run, and `widgetd test` is a thin command over RunReport.
+//
+// It builds the project with the dev server (in memory, on loopback ports),
+// opens the dev preview of every widget × fixture × host — the real
+// AppBridge MCP Apps host and the ChatGPT window.openai host by default —
+// and fails a case on an uncaught error in any frame, a CSP violation, a
+// missing handshake, an unmet expectation of the fixture (package fixture
+// owns the format), or a screenshot that differs from its committed
+// baseline (widgets/<name>/fixtures/screenshots/<fixture>.<host>.png).
+// Screenshots repeat on any machine: the browser draws with embedded fonts
+// only, without hinting or LCD text, at scale factor 1.
+//
+// A test in a Go MCP server's repository:
+//
+//	func TestWidgets(t *testing.T) {
+//		widgettest.Run(t, widgettest.Options{Root: "."})
+//	}
+//
+// It needs Chromium (CHROME_PATH, or chromium, google-chrome… on PATH).
 package widgettest
 
 import (
@@ -22,6 +36,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // Hosts are the preview hosts a case runs under by default: the generic
@@ -125,52 +140,36 @@ func (e *BuildError) Error() string {
 // plan is one case to run.
 type plan struct {
 	widget  devserver.WidgetInfo
-	fixture *devserver.NamedFixture // nil: the widget has no fixtures
+	fixture *fixture.Named // nil: the widget has no fixtures
 	host    string
 	dir     string // the widget's folder
 }
 
-// Run builds the project, renders every case and returns the report; an
-// error means no case could run (no browser, build failed).
-func Run(ctx context.Context, opts Options) (rep *Report, err error) {
+// RunReport builds the project, renders every case and returns the report;
+// an error means no case could run (no browser, build failed). It is what
+// `widgetd test` runs; a Go test calls Run instead.
+func RunReport(ctx context.Context, opts Options) (*Report, error) {
 	start := time.Now()
-	opts = withDefaults(opts)
-	if opts.Hosts, err = canonicalHosts(opts.Hosts); err != nil {
-		return nil, err
-	}
-	chrome, err := FindChrome(opts.Chrome)
+	s, err := startSession(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
-	srv, stop, broken, err := startDevSkippingBroken(ctx, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer stop()
-	plans, err := planCases(srv, opts)
-	if err != nil {
-		return nil, err
-	}
-	b, err := launch(ctx, chrome)
-	if err != nil {
-		return nil, err
-	}
-	defer b.close()
+	defer s.close()
+	opts = s.opts
 	fmt.Fprintln(opts.Log, pinnedSummary())
-
-	rep = &Report{Cases: make([]Case, len(plans)), Chrome: chrome, Pinned: pinnedSummary()}
-	for _, c := range broken {
+	rep := &Report{Cases: make([]Case, len(s.plans)), Chrome: s.chrome, Pinned: pinnedSummary()}
+	for _, c := range s.broken {
 		printCase(opts.Log, c)
 	}
 	sem := make(chan struct{}, opts.Parallel)
 	var wg sync.WaitGroup
 	var logMu sync.Mutex
-	for i, p := range plans {
+	for i, p := range s.plans {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			c := runCase(ctx, b, srv.PreviewURL(), p, opts)
+			c := s.run(ctx, p)
 			rep.Cases[i] = c
 			logMu.Lock()
 			printCase(opts.Log, c)
@@ -178,7 +177,7 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 		}()
 	}
 	wg.Wait()
-	rep.Cases = append(broken, rep.Cases...)
+	rep.Cases = append(s.broken, rep.Cases...)
 	for _, c := range rep.Cases {
 		if c.Passed {
 			rep.Passed++
@@ -186,14 +185,12 @@ func Run(ctx context.Context, opts Options) (rep *Report, err error) {
 			rep.Failed++
 		}
 	}
-	if len(opts.Widgets) == 0 && !opts.NoScreenshots && containsAll(opts.Hosts, Hosts) {
-		rep.Stale = staleBaselines(plans, opts.Hosts, opts.Update)
-		for _, f := range rep.Stale {
-			if opts.Update {
-				fmt.Fprintf(opts.Log, "removed stale baseline %s\n", f)
-			} else {
-				fmt.Fprintf(opts.Log, "stale baseline %s: no fixture and host renders it; delete it or run widgetd test --update\n", f)
-			}
+	rep.Stale = s.stale()
+	for _, f := range rep.Stale {
+		if opts.Update {
+			fmt.Fprintf(opts.Log, "removed stale baseline %s\n", f)
+		} else {
+			fmt.Fprintf(opts.Log, "stale baseline %s: no fixture and host renders it; delete it or run widgetd test --update\n", f)
 		}
 	}
 	rep.DurationMs = float64(time.Since(start).Microseconds()) / 1000
@@ -271,7 +268,7 @@ func planCases(srv *devserver.Server, opts Options) ([]plan, error) {
 			return nil, errors.New(w.FixtureError)
 		}
 		dir := filepath.Dir(srv.ConfigFile(w.Name))
-		fixtures := []*devserver.NamedFixture{nil}
+		fixtures := []*fixture.Named{nil}
 		if len(w.Fixtures) > 0 {
 			fixtures = fixtures[:0]
 			for i := range w.Fixtures {
@@ -317,7 +314,7 @@ func (p plan) url(previewURL string) string {
 }
 
 func (p plan) baseline() string {
-	return filepath.Join(p.dir, devserver.FixturesDir, BaselineDir, p.fixtureName()+"."+baselineHostName(p.host)+".png")
+	return filepath.Join(p.dir, fixture.Dir, BaselineDir, p.fixtureName()+"."+baselineHostName(p.host)+".png")
 }
 
 // baselineHostName is the host part of a baseline's file name: the host's

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // contextWidget prints what it received: the host context (through the
@@ -75,7 +76,7 @@ func TestFixtureHostContextReachesWidget(t *testing.T) {
 		"ctx/fixtures/mobile.json":  fixtureWith(commonExpect),
 	})
 	opts := Options{Root: root, WidgetsDir: widgets, NoScreenshots: true, Hosts: []string{devserver.HostMCPApps, devserver.HostChatGPT}}
-	rep, err := Run(context.Background(), opts)
+	rep, err := RunReport(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestFixtureHostContextReachesWidget(t *testing.T) {
 	}
 	opts.Hosts = []string{devserver.HostChatGPT}
 	opts.Widgets = []string{"ctx"}
-	if rep, err = Run(context.Background(), opts); err != nil {
+	if rep, err = RunReport(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
 	if c := caseByName(t, rep, "ctx/mobile@chatgpt"); !c.Passed {
@@ -107,16 +108,16 @@ func TestEmulationFor(t *testing.T) {
 	yes := true
 	tests := []struct {
 		name string
-		hc   *devserver.HostContext
+		hc   *fixture.HostContext
 		want tabEmulation
 	}{
 		{"none", nil, tabEmulation{width: ViewportWidth, height: ViewportHeight, timeZone: "UTC"}},
-		{"no device", &devserver.HostContext{Locale: "fr-FR"}, tabEmulation{width: ViewportWidth, height: ViewportHeight, timeZone: "UTC", locale: "fr-FR"}},
-		{"mobile", &devserver.HostContext{Device: "mobile", TimeZone: "Asia/Tokyo"}, tabEmulation{width: 390, height: 844, touch: true, timeZone: "Asia/Tokyo"}},
-		{"android", &devserver.HostContext{Device: "mobile-android"}, tabEmulation{width: 360, height: 800, touch: true, timeZone: "UTC"}},
-		{"tablet", &devserver.HostContext{Device: "tablet"}, tabEmulation{width: 768, height: 1024, touch: true, timeZone: "UTC"}},
-		{"touch laptop", &devserver.HostContext{Device: "laptop", DeviceCapabilities: &devserver.DeviceCapabilities{Touch: &yes}}, tabEmulation{width: 1440, height: 900, touch: true, timeZone: "UTC"}},
-		{"touch without device", &devserver.HostContext{DeviceCapabilities: &devserver.DeviceCapabilities{Touch: &yes}}, tabEmulation{width: ViewportWidth, height: ViewportHeight, touch: true, timeZone: "UTC"}},
+		{"no device", &fixture.HostContext{Locale: "fr-FR"}, tabEmulation{width: ViewportWidth, height: ViewportHeight, timeZone: "UTC", locale: "fr-FR"}},
+		{"mobile", &fixture.HostContext{Device: "mobile", TimeZone: "Asia/Tokyo"}, tabEmulation{width: 390, height: 844, touch: true, timeZone: "Asia/Tokyo"}},
+		{"android", &fixture.HostContext{Device: "mobile-android"}, tabEmulation{width: 360, height: 800, touch: true, timeZone: "UTC"}},
+		{"tablet", &fixture.HostContext{Device: "tablet"}, tabEmulation{width: 768, height: 1024, touch: true, timeZone: "UTC"}},
+		{"touch laptop", &fixture.HostContext{Device: "laptop", DeviceCapabilities: &fixture.DeviceCapabilities{Touch: &yes}}, tabEmulation{width: 1440, height: 900, touch: true, timeZone: "UTC"}},
+		{"touch without device", &fixture.HostContext{DeviceCapabilities: &fixture.DeviceCapabilities{Touch: &yes}}, tabEmulation{width: ViewportWidth, height: ViewportHeight, touch: true, timeZone: "UTC"}},
 	}
 	for _, tc := range tests {
 		if got := emulationFor(tc.hc); got != tc.want {

@@ -51,7 +51,7 @@ p { font-size: 20px; margin: 2px }
 // monospace resolve to those when fonts leak in). A widget's own web font
 // still loads: its text is drawn with the downloaded font.
 func TestPinnedFonts(t *testing.T) {
-	face, err := os.ReadFile("../fontpin/fonts/DejaVuSerif-Bold.ttf")
+	face, err := os.ReadFile("../internal/fontpin/fonts/DejaVuSerif-Bold.ttf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func describeFonts(fonts []*css.PlatformFontUsage) string {
 // the widget itself is inlined as a data: URL, which the spec CSP blocks and
 // the build warns about), still loads under widgetd test's pinned fonts.
 func TestWidgetWebFont(t *testing.T) {
-	face, err := os.ReadFile("../fontpin/fonts/DejaVuSerif-Bold.ttf")
+	face, err := os.ReadFile("../internal/fontpin/fonts/DejaVuSerif-Bold.ttf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ document.fonts.load("20px 'Widget Face'").then((faces) => {
 		"remote/style.css":             `@font-face { font-family: "Widget Face"; src: url("` + fontHost.URL + `/face.ttf") format("truetype"); }`,
 		"remote/fixtures/default.json": `{"expect":{"elements":["p[data-font=loaded]"]}}`,
 	})
-	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}})
+	rep, err := RunReport(context.Background(), Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // pageState is what a case reads from the preview page (window.widgetdDev).
@@ -102,7 +103,7 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 	stop := context.AfterFunc(parent, cancel)
 	defer stop()
 
-	var hc *devserver.HostContext
+	var hc *fixture.HostContext
 	if p.fixture != nil {
 		hc = p.fixture.Fixture.HostContext
 	}
@@ -116,7 +117,7 @@ func runCase(parent context.Context, b *browser, previewURL string, p plan, opts
 		c.Failures = append(c.Failures, errs.all()...)
 		return c
 	}
-	var expect devserver.Expect
+	var expect fixture.Expect
 	if p.fixture != nil && p.fixture.Fixture.Expect != nil {
 		expect = *p.fixture.Fixture.Expect
 	}
@@ -198,7 +199,7 @@ type settled struct {
 // it, so a screenshot taken before would differ from one taken after. It
 // gives up when nothing has changed for settleQuiet (the last probe is then
 // checked and reported).
-func settle(ctx context.Context, expect devserver.Expect, session bool) (settled, error) {
+func settle(ctx context.Context, expect fixture.Expect, session bool) (settled, error) {
 	// The content probe goes last, so Found[i] still answers Elements[i].
 	selectors := append(append([]string{}, expect.Elements...), contentSelector)
 	sel, _ := json.Marshal(selectors)
@@ -301,7 +302,7 @@ func sourceAt(p *devserver.SourcePos) string {
 }
 
 // checkExpect lists the fixture's expectations the widget does not meet.
-func checkExpect(e devserver.Expect, pr *probe, st *pageState) []string {
+func checkExpect(e fixture.Expect, pr *probe, st *pageState) []string {
 	var out []string
 	if pr == nil {
 		pr = &probe{}
@@ -331,7 +332,7 @@ func checkExpect(e devserver.Expect, pr *probe, st *pageState) []string {
 	return out
 }
 
-func called(st *pageState, want devserver.ExpectedCall) bool {
+func called(st *pageState, want fixture.ExpectedCall) bool {
 	if st == nil {
 		return false
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
-	"github.com/widgetd/widgetd/devserver"
+	"github.com/widgetd/widgetd/fixture"
 )
 
 // DefaultTimeZone is the time zone a case runs in when its fixture sets
@@ -32,7 +32,7 @@ type tabEmulation struct {
 }
 
 // emulationFor reads the emulation from a fixture's (resolved) host context.
-func emulationFor(hc *devserver.HostContext) tabEmulation {
+func emulationFor(hc *fixture.HostContext) tabEmulation {
 	e := tabEmulation{width: ViewportWidth, height: ViewportHeight, timeZone: DefaultTimeZone}
 	if hc == nil {
 		return e

@@ -16,7 +16,7 @@ import (
 // widgets against their committed fixtures and screenshot baselines, as CI
 // does: every case must pass, under both hosts.
 func TestExamplesPass(t *testing.T) {
-	rep, err := Run(context.Background(), Options{Root: "../.."})
+	rep, err := RunReport(context.Background(), Options{Root: ".."})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ export default function Card() { return "<p>never mounted</p>"; }`,
 	})
 	// The default case timeout, as users get it: a shorter one failed the
 	// passing cases on a loaded machine (the blocked case waits it out).
-	rep, err := Run(context.Background(), Options{Root: root, WidgetsDir: widgets, CaseTimeout: DefaultCaseTimeout})
+	rep, err := RunReport(context.Background(), Options{Root: root, WidgetsDir: widgets, CaseTimeout: DefaultCaseTimeout})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector("
 	opts := Options{Root: root, WidgetsDir: widgets, Hosts: []string{"mcp"}}
 	run := func() Case {
 		t.Helper()
-		rep, err := Run(context.Background(), opts)
+		rep, err := RunReport(context.Background(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector("
 	}
 	all := opts
 	all.Hosts = nil
-	rep, err := Run(context.Background(), all)
+	rep, err := RunReport(context.Background(), all)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ requestAnimationFrame(() => requestAnimationFrame(() => document.querySelector("
 		t.Errorf("a run limited to one host pruned a baseline: %v", err)
 	}
 	all.Update = true
-	if _, err := Run(context.Background(), all); err != nil {
+	if _, err := RunReport(context.Background(), all); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(stale); !os.IsNotExist(err) {
