@@ -12,7 +12,10 @@ import (
 // untouched (inline scripts are allowed by the spec CSP), and posting needs
 // no connect-src. Messages carry no "jsonrpc" key, so the ext-apps
 // PostMessageTransport ignores them. It also answers the preview page's
-// probes (which CSS selectors match, the visible text) for `widgetd test`,
+// probes (which CSS selectors match, the visible text, the document's
+// height and its look: the root's inline style (where hosts' style
+// variables land), class and theme, the body's colours and font) for
+// `widgetd test`,
 // and on request freezes animations, transitions and the caret so its
 // screenshots repeat.
 const reporterScript = `<script>(function(){var P=window.parent;function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
@@ -26,7 +29,9 @@ const reporterScript = `<script>(function(){var P=window.parent;function s(d){tr
 	`if(document.getAnimations)document.getAnimations().forEach(function(a){try{a.finish()}catch(x){a.cancel()}})}` +
 	`(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
 	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f,` +
-	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight})});})();</script>`
+	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight,` +
+	`look:(function(){var r=document.documentElement,b=document.body,c=b?getComputedStyle(b):null;` +
+	`return [r.getAttribute("style")||"",r.className,r.getAttribute("data-theme")||"",c?c.color+"|"+c.backgroundColor+"|"+c.fontFamily+"|"+c.fontSize:""].join("~")})()})});})();</script>`
 
 // openaiScript installs window.openai (chatgpt-apps.md §1) in the widget
 // frame when the preview runs as the ChatGPT host. The initial globals come

@@ -41,6 +41,10 @@ type probe struct {
 	Found  []bool  `json:"found"`
 	Ready  bool    `json:"ready"`
 	Height float64 `json:"height"`
+	// Look is the document's root style, class and theme and the body's
+	// colours and font: a host's style variables, applied after the first
+	// render on a host that answers ui/* late, change it and not the text.
+	Look string `json:"look"`
 }
 
 const stateExpr = `(() => { const d = window.widgetdDev; if (!d) return null; const f = document.getElementById("widget-frame");
@@ -179,8 +183,8 @@ func waitHandshake(ctx context.Context, host string) error {
 // timeout), while a wrong expectation on a finished page fails quickly.
 const settleQuiet = 5 * time.Second
 
-// settleStable is how long the frame height must not change before the
-// widget counts as laid out.
+// settleStable is how long the frame height and the document's look must
+// not change before the widget counts as laid out.
 const settleStable = 300 * time.Millisecond
 
 // settled is what settle saw last: the probe, the preview state, and
@@ -205,7 +209,7 @@ func settle(ctx context.Context, expect fixture.Expect, session bool) (settled, 
 	sel, _ := json.Marshal(selectors)
 	var s settled
 	lastSeen, lastChange, stableSince := "", time.Now(), time.Now()
-	lastHeight := -1.0
+	lastHeight, lastLook := -1.0, ""
 	for {
 		var pr probe
 		err := eval(ctx, "window.widgetdDev.probe("+string(sel)+")", &pr)
@@ -220,6 +224,9 @@ func settle(ctx context.Context, expect fixture.Expect, session bool) (settled, 
 		}
 		if s.state.FrameHeight != lastHeight {
 			lastHeight, stableSince = s.state.FrameHeight, time.Now()
+		}
+		if s.probe != nil && s.probe.Look != lastLook {
+			lastLook, stableSince = s.probe.Look, time.Now()
 		}
 		if seen := fmt.Sprintf("%+v %v %v", s.probe, lastHeight, s.state.Initialized); seen != lastSeen {
 			lastSeen, lastChange = seen, time.Now()

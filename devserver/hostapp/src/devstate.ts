@@ -20,6 +20,8 @@ export interface ProbeResult {
   found: boolean[];
   ready: boolean;
   height: number;
+  /** The document's look: root style and class, body colours and font (a host's style variables change it). */
+  look: string;
 }
 
 /** Violation is a CSP violation as the server's csp-report answers it (with advice). */

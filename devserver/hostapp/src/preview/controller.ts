@@ -533,7 +533,7 @@ export class PreviewController {
       case "probe-result": {
         const done = this.probes.get(d.id);
         this.probes.delete(d.id);
-        done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [], ready: !!d.ready, height: Number(d.height) || 0 });
+        done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [], ready: !!d.ready, height: Number(d.height) || 0, look: String(d.look ?? "") });
         return;
       }
       case "openai":
