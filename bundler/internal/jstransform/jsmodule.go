@@ -138,17 +138,22 @@ type textEdit struct {
 	insert     string
 }
 
-// applyEdits applies non-overlapping edits to src. Insertions at one
-// offset keep the order they were given in.
-func applyEdits(src string, edits []textEdit) string {
+// applyEdits applies edits to src. Insertions at one offset keep the order
+// they were given in. Edits that overlap (or fall outside src) cannot all
+// be right, so it applies none of them and reports false; the caller keeps
+// the module as it was.
+func applyEdits(src string, edits []textEdit) (string, bool) {
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].at < edits[j].at })
 	var sb strings.Builder
 	last := 0
 	for _, e := range edits {
+		if e.at < last || e.remove < 0 || e.at+e.remove > len(src) {
+			return src, false
+		}
 		sb.WriteString(src[last:e.at])
 		sb.WriteString(e.insert)
 		last = e.at + e.remove
 	}
 	sb.WriteString(src[last:])
-	return sb.String()
+	return sb.String(), true
 }

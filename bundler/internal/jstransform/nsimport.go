@@ -287,7 +287,7 @@ func namespaceImports(file, src string, namespaces func(spec string) map[string]
 	if len(edits) == 0 {
 		return src, false
 	}
-	return applyEdits(src, edits), true
+	return applyEdits(src, edits)
 }
 
 // nsBinding is a module's namespace binding (import * as, or one

@@ -63,8 +63,8 @@ func PureClasses(src string, loader api.Loader) (string, bool) {
 	if len(edits) == 0 {
 		return src, false
 	}
-	out := applyEdits(src, edits)
-	if !sameButWrapped(m, out, wrapped) {
+	out, ok := applyEdits(src, edits)
+	if !ok || !sameButWrapped(m, out, wrapped) {
 		return src, false
 	}
 	return out, true
