@@ -77,7 +77,7 @@ func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
 	if err != nil {
 		return nil, diag.Errorf(display, 0, 0, "cannot read HTML entry: %v", unwrapPathErr(err))
 	}
-	if err := strictjson.CheckUTF8(display, bytes.TrimPrefix(data, strictjson.UTF8BOM)); err != nil {
+	if err := strictjson.CheckUTF8(display, bytes.TrimPrefix(data, []byte(strictjson.UTF8BOM))); err != nil {
 		return nil, err
 	}
 	return data, nil

@@ -54,18 +54,18 @@ func TestStaleBaselinesKeepHostsNotRun(t *testing.T) {
 		}
 	}
 	var plans []plan
-	for _, h := range Hosts {
+	for _, h := range DefaultHosts() {
 		plans = append(plans, plan{fixture: &fixture.Named{Name: "default"}, host: h, dir: dir})
 	}
 	var got []string
-	for _, f := range staleBaselines(plans, Hosts, false) {
+	for _, f := range staleBaselines(plans, DefaultHosts(), false) {
 		got = append(got, filepath.Base(f))
 	}
 	if !slices.Equal(got, []string{"gone.mcp.png"}) {
 		t.Errorf("stale %v, want [gone.mcp.png]", got)
 	}
 	var withClaude []string
-	for _, f := range staleBaselines(plans, append(slices.Clone(Hosts), devserver.HostClaude), false) {
+	for _, f := range staleBaselines(plans, append(DefaultHosts(), devserver.HostClaude), false) {
 		withClaude = append(withClaude, filepath.Base(f))
 	}
 	// claude ran but rendered no fixture: both its baselines are stale.

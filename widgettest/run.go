@@ -39,11 +39,14 @@ import (
 	"github.com/widgetd/widgetd/fixture"
 )
 
-// Hosts are the preview hosts a case runs under by default: the generic
-// MCP Apps host and today's ChatGPT (both answer ui/*; ChatGPT also has
-// window.openai). `--host` adds chatgpt-legacy and claude
-// (devserver.PreviewHosts).
-var Hosts = []string{devserver.HostMCPApps, devserver.HostChatGPT}
+// DefaultHosts returns the preview hosts a case runs under when
+// Options.Hosts is empty: the generic MCP Apps host and today's ChatGPT
+// (both answer ui/*; ChatGPT also has window.openai). `--host` adds
+// chatgpt-legacy and claude (devserver.PreviewHosts). It is a function, not
+// a variable, so no caller can change another's default.
+func DefaultHosts() []string {
+	return []string{devserver.HostMCPApps, devserver.HostChatGPT}
+}
 
 // Defaults of Options.
 const (
@@ -71,7 +74,7 @@ type Options struct {
 	// Chrome is the browser binary; default FindChrome("").
 	Chrome string
 	// Hosts are the hosts to run under (devserver.PreviewHosts; "mcp" is
-	// mcp-apps); default Hosts.
+	// mcp-apps); default DefaultHosts().
 	Hosts []string
 	// Widgets limits the widgets by name; default all.
 	Widgets []string
@@ -199,7 +202,7 @@ func RunReport(ctx context.Context, opts Options) (*Report, error) {
 
 func withDefaults(o Options) Options {
 	if len(o.Hosts) == 0 {
-		o.Hosts = Hosts
+		o.Hosts = DefaultHosts()
 	}
 	if o.Threshold <= 0 {
 		o.Threshold = DefaultThreshold

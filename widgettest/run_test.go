@@ -131,7 +131,7 @@ export default function Card() { return "<p>never mounted</p>"; }`,
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, h := range Hosts {
+	for _, h := range DefaultHosts() {
 		if c := caseByName(t, rep, "good/default@"+h); !c.Passed {
 			t.Errorf("%s: %v", c.Name(), c.Failures)
 		}
@@ -155,7 +155,7 @@ export default function Card() { return "<p>never mounted</p>"; }`,
 	// A widget that never calls the API still initializes: the bridge starts
 	// the session at load. One whose scripts never run fails under the MCP
 	// Apps host; ChatGPT has no handshake (window.openai is there from the start).
-	for _, h := range Hosts {
+	for _, h := range DefaultHosts() {
 		if c := caseByName(t, rep, "silent/none@"+h); !c.Passed {
 			t.Errorf("%s: %v", c.Name(), c.Failures)
 		}

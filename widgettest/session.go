@@ -53,7 +53,7 @@ func (s *session) run(ctx context.Context, p plan) Case {
 // screenshots on, looks for them.
 func (s *session) stale() []string {
 	o := s.opts
-	if len(o.Widgets) > 0 || o.NoScreenshots || !containsAll(o.Hosts, Hosts) {
+	if len(o.Widgets) > 0 || o.NoScreenshots || !containsAll(o.Hosts, DefaultHosts()) {
 		return nil
 	}
 	return staleBaselines(s.plans, o.Hosts, o.Update)

@@ -20,8 +20,9 @@ import (
 )
 
 // UTF8BOM is the UTF-8 byte order mark some editors start a file with;
-// Parse skips it, and so does the build's HTML reader.
-var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
+// Parse skips it, and so does the build's HTML reader. A constant, so no
+// importer can change what the others skip.
+const UTF8BOM = "\xEF\xBB\xBF"
 
 // maxJSONDepth is how deeply objects and arrays may nest in a JSON document
 // read with positions. No widget config or fixture needs more; the limit
@@ -63,7 +64,7 @@ type jsonNode struct {
 // at most maxJSONDepth deep, and indexes it. A leading UTF-8 byte order mark
 // is skipped.
 func Parse(file string, data []byte) (*Doc, error) {
-	data = bytes.TrimPrefix(data, UTF8BOM)
+	data = bytes.TrimPrefix(data, []byte(UTF8BOM))
 	if err := CheckUTF8(file, data); err != nil {
 		return nil, err
 	}
