@@ -23,6 +23,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
@@ -132,7 +133,7 @@ type Builder struct {
 	bridgeSize *BridgeSize // measured once
 	esb        api.BuildContext
 	esbNames   string // widget names the context was made for
-	cache      *compressCache
+	cache      *precompress.Cache
 	min        *minify.M
 	mu         sync.Mutex       // serializes Build, Assemble and Close
 	compilers  *compilers       // npm compilers in one Node helper, started on first need
@@ -288,7 +289,7 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
-	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
+	b := &Builder{settings: st, display: display, cache: precompress.NewCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
 	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
@@ -472,7 +473,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		size, sizeErr = b.measureBridge()
 	}()
 	defer func() { <-measured }()
-	hits0, misses0 := b.cache.hits, b.cache.misses
+	hits0, misses0 := b.cache.Counts()
 	a, err := b.assemble(ctx)
 	if err != nil {
 		return nil, err
@@ -494,9 +495,10 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if sizeErr != nil {
 		return nil, sizeErr
 	}
-	b.cache.prune(maxCacheBytes)
+	b.cache.Prune(precompress.MaxCacheBytes)
 	res := b.result(a.manifest, warnings, &size)
-	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	hits, misses := b.cache.Counts()
+	res.Compressed, res.Reused = misses-misses0, hits-hits0
 	res.Metafile = a.metafile
 	recorded := a.warnings
 	if b.audit != nil {
@@ -527,9 +529,9 @@ func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatc
 		warnings = append(warnings, *warn)
 	}
 	if prev != nil {
-		b.cache.setFallback(prev.encodingBySum)
+		b.cache.SetFallback(prev.encodingBySum)
 	} else {
-		b.cache.setFallback(nil)
+		b.cache.SetFallback(nil)
 	}
 	warnings = append(warnings, retain(m, files, prev, b.retain)...)
 	watch.add(&t.Write)
