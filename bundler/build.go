@@ -24,6 +24,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
 	"github.com/widgetd/widgetd/bundler/internal/precompress"
+	"github.com/widgetd/widgetd/bundler/internal/viteenv"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
@@ -129,8 +130,8 @@ type Builder struct {
 
 	contain    *containment // the folders a build may read
 	widgets    []*widget
-	env        *viteEnv    // import.meta.env, read by discover
-	bridgeSize *BridgeSize // measured once
+	env        *viteenv.Env // import.meta.env, read by discover
+	bridgeSize *BridgeSize  // measured once
 	esb        api.BuildContext
 	esbNames   string // widget names the context was made for
 	cache      *precompress.Cache
