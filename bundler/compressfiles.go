@@ -2,8 +2,6 @@ package bundler
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"sort"
 	"time"
@@ -96,9 +94,4 @@ func keepEncodings(jobs []compressJob, results [][]byte) {
 			f.encoded[enc] = data
 		}
 	}
-}
-
-func sha256Hex(data []byte) string {
-	s := sha256.Sum256(data)
-	return hex.EncodeToString(s[:])
 }
