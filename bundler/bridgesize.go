@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
 )
 
 // BridgeSize is the weight the injected client bridge adds to every widget,
@@ -37,14 +39,10 @@ func (b *Builder) measureBridge() (BridgeSize, error) {
 	}
 	s := BridgeSize{Raw: len(js)}
 	sum := sha256Hex(js)
-	for _, enc := range encodingOrder {
-		out := b.cache.get(sum, enc)
-		if out == nil {
-			var err error
-			if out, err = encode(enc, js); err != nil {
-				return s, err
-			}
-			b.cache.put(sum, enc, out)
+	for _, enc := range precompress.Encodings() {
+		out, err := b.cache.Encode(sum, enc, js)
+		if err != nil {
+			return s, err
 		}
 		if enc == "br" {
 			s.Brotli = len(out)

@@ -23,6 +23,8 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
+	"github.com/widgetd/widgetd/bundler/internal/viteenv"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/cachedir"
@@ -128,11 +130,11 @@ type Builder struct {
 
 	contain    *containment // the folders a build may read
 	widgets    []*widget
-	env        *viteEnv    // import.meta.env, read by discover
-	bridgeSize *BridgeSize // measured once
+	env        *viteenv.Env // import.meta.env, read by discover
+	bridgeSize *BridgeSize  // measured once
 	esb        api.BuildContext
 	esbNames   string // widget names the context was made for
-	cache      *compressCache
+	cache      *precompress.Cache
 	min        *minify.M
 	mu         sync.Mutex       // serializes Build, Assemble and Close
 	compilers  *compilers       // npm compilers in one Node helper, started on first need
@@ -288,7 +290,7 @@ func New(opts Options) (*Builder, error) {
 		// 4 MiB-window streams; same content, other header bytes).
 		compressDir = filepath.Join(st.cacheRoot, "compress-2")
 	}
-	b := &Builder{settings: st, display: display, cache: newCompressCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
+	b := &Builder{settings: st, display: display, cache: precompress.NewCache(compressDir), min: newMinifier(), stampGap: stampSafetyGap,
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
 	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
@@ -472,7 +474,7 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 		size, sizeErr = b.measureBridge()
 	}()
 	defer func() { <-measured }()
-	hits0, misses0 := b.cache.hits, b.cache.misses
+	hits0, misses0 := b.cache.Counts()
 	a, err := b.assemble(ctx)
 	if err != nil {
 		return nil, err
@@ -494,9 +496,10 @@ func (b *Builder) Build(ctx context.Context) (*Result, error) {
 	if sizeErr != nil {
 		return nil, sizeErr
 	}
-	b.cache.prune(maxCacheBytes)
+	b.cache.Prune(precompress.MaxCacheBytes)
 	res := b.result(a.manifest, warnings, &size)
-	res.Compressed, res.Reused = b.cache.misses-misses0, b.cache.hits-hits0
+	hits, misses := b.cache.Counts()
+	res.Compressed, res.Reused = misses-misses0, hits-hits0
 	res.Metafile = a.metafile
 	recorded := a.warnings
 	if b.audit != nil {
@@ -527,9 +530,9 @@ func (b *Builder) writeLocked(ctx context.Context, a *assembled, watch *stopwatc
 		warnings = append(warnings, *warn)
 	}
 	if prev != nil {
-		b.cache.setFallback(prev.encodingBySum)
+		b.cache.SetFallback(prev.encodingBySum)
 	} else {
-		b.cache.setFallback(nil)
+		b.cache.SetFallback(nil)
 	}
 	warnings = append(warnings, retain(m, files, prev, b.retain)...)
 	watch.add(&t.Write)

@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
 )
 
 // TestPersistentCompressionCache checks that compressed outputs are reused
@@ -59,32 +60,10 @@ func TestPersistentCompressionCache(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			plain, err := decode(e.Name, data)
+			plain, err := precompress.Decode(e.Name, data)
 			if err != nil || sha256Hex(plain) != f.SHA256 {
 				t.Errorf("%s does not decode to %s (%v)", e.Path, f.Path, err)
 			}
 		}
-	}
-}
-
-func TestCachePrune(t *testing.T) {
-	dir := t.TempDir()
-	c := newCompressCache(dir)
-	old := time.Now().Add(-time.Hour)
-	for i, sum := range []string{"aa01", "bb02", "cc03", "dd04"} {
-		c.put(sum, "br", make([]byte, 1000))
-		// Older entries were used longer ago.
-		when := old.Add(time.Duration(i) * time.Minute)
-		os.Chtimes(c.path(sum, "br"), when, when)
-	}
-	c.prune(2500)
-	var left []string
-	for _, sum := range []string{"aa01", "bb02", "cc03", "dd04"} {
-		if _, err := os.Stat(c.path(sum, "br")); err == nil {
-			left = append(left, sum)
-		}
-	}
-	if strings.Join(left, ",") != "cc03,dd04" {
-		t.Errorf("prune kept %v, want the two most recently used", left)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/npminstall"
 	"github.com/widgetd/widgetd/internal/jscompile"
 )
 
@@ -413,17 +414,6 @@ func findUp(dir, root string, names ...string) string {
 	return ""
 }
 
-// installHint says which packages a compiler needs.
-var installHint = map[string]string{
-	"vue":       "vue",
-	"svelte":    "svelte",
-	"solid":     "babel-preset-solid @babel/core",
-	"refresh":   "react-refresh @babel/core",
-	"tailwind":  "tailwindcss @tailwindcss/node @tailwindcss/oxide",
-	"tailwind3": "tailwindcss@3 postcss",
-	"postcss":   "postcss",
-}
-
 // what names the feature a compiler serves, for messages.
 var what = map[string]string{
 	"vue": "a Vue single-file component", "svelte": "a Svelte component", "solid": "Solid JSX (jsxImportSource \"solid-js\" in tsconfig)", "refresh": "React Refresh in widgetd dev",
@@ -445,11 +435,12 @@ func (c *compilers) failure(op, file string, src []byte, err error) api.OnLoadRe
 	}
 	var ce *jscompile.CompileError
 	var mp *jscompile.MissingPackageError
-	hint := installHint[op]
-	if errors.As(err, &mp) && !strings.Contains(" "+hint+" ", " "+mp.Package+" ") && !strings.HasPrefix(hint, mp.Package+"@") {
-		hint = mp.Package // e.g. a Tailwind @plugin or a PostCSS plugin
+	var missing string
+	if errors.As(err, &mp) {
+		missing = mp.Package
 	}
-	install := fmt.Sprintf("run `%s` in %s", addCommand(packageManager(installDir, c.b.root), "-D "+hint), c.b.displayPath(installDir)+string(filepath.Separator))
+	hint := npminstall.CompilerPackages(op, missing)
+	install := fmt.Sprintf("run `%s` in %s", npminstall.AddCommand(npminstall.PackageManager(installDir, c.b.root), "-D "+hint), c.b.displayPath(installDir)+string(filepath.Separator))
 	var text string
 	loc := &api.Location{File: rel}
 	switch {

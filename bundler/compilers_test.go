@@ -305,57 +305,130 @@ func TestStripJSONC(t *testing.T) {
 	}
 }
 
-// Tailwind's candidates come from the widget's module graph (a component
-// shared from outside the widget folder included; a file nothing imports
-// excluded) plus the stylesheet's @source globs.
-func TestTailwindCandidatesFromModuleGraph(t *testing.T) {
-	modules := compilerModules(t)
-	root := writeProjectWith(t, modules, map[string]string{
-		"widgets/w/widget.json":  widgetJSON("main.ts"),
-		"widgets/w/main.ts":      "import \"./app.css\";\nimport { card } from \"../shared/card\";\ndocument.body.innerHTML = `<p class=\"text-lime-300\">${card}</p>`;\n",
-		"widgets/w/app.css":      "@import \"tailwindcss\";\n@source \"../extra/*.html\";\n",
-		"widgets/w/unused.ts":    "export const x = \"text-fuchsia-900\";\n",
-		"widgets/shared/card.ts": "export const card = `<div class=\"bg-amber-200\"></div>`;\n",
-		"widgets/extra/a.html":   "<b class=\"underline-offset-8\"></b>\n",
-	})
-	_, out := assembleOK(t, testOptions(root))
-	html := firstHTML(out)
-	for class, want := range map[string]bool{".text-lime-300{": true, ".bg-amber-200{": true, ".underline-offset-8{": true, ".text-fuchsia-900{": false} {
-		if strings.Contains(html, class) != want {
-			t.Errorf("CSS has %s: %v, want %v", class, !want, want)
+// TestCompilerOutputs builds a project per case through the real npm
+// compilers and checks what they made of it.
+func TestCompilerOutputs(t *testing.T) {
+	// tailwind3 is the node_modules of the Tailwind v3 / PostCSS fixture.
+	tailwind3 := func(pkg string) func(*testing.T) string {
+		return func(t *testing.T) string {
+			modules := fixtureModules(t, "tailwind3", pkg)
+			compilerModules(t) // Node present
+			return modules
 		}
 	}
-}
-
-// The less common shapes compile too: an Options API .vue component with
-// scoped style, a Svelte rune module in TypeScript, Preact selected by a
-// jsconfig.json (esbuild's own JSX, no Node).
-func TestComponentShapes(t *testing.T) {
-	modules := compilerModules(t)
-	root := writeProjectWith(t, modules, map[string]string{
-		"widgets/o/widget.json":   widgetJSON("main.ts"),
-		"widgets/o/main.ts":       "import { createApp } from \"vue\";\nimport A from \"./A.vue\";\ncreateApp(A).mount(\"#root\");\n",
-		"widgets/o/A.vue":         "<script lang=\"ts\">\nexport default { data() { return { n: 41 as number } } }\n</script>\n<template><p class=\"opt\">Options {{ n + 1 }}</p></template>\n<style scoped>.opt { color: rgb(1, 2, 3) }</style>\n",
-		"widgets/m/widget.json":   widgetJSON("main.ts"),
-		"widgets/m/main.ts":       "import { counter } from \"./c.svelte.ts\";\nconsole.log(counter.n);\n",
-		"widgets/m/c.svelte.ts":   "export const counter = $state({ n: 12345 as number });\n",
-		"widgets/p/widget.json":   widgetJSON("main.jsx"),
-		"widgets/p/jsconfig.json": `{"compilerOptions": {"jsx": "react-jsx", "jsxImportSource": "preact"}}`,
-		"widgets/p/main.jsx":      "import { render } from \"preact\";\nrender(<b>hi</b>, document.body);\n",
-	})
-	_, out := assembleOK(t, testOptions(root))
-	html := map[string]string{}
-	for _, w := range out.Manifest.Widgets {
-		html[w.Name] = string(out.Files[w.HTML])
-	}
-	if !regexp.MustCompile(`\.opt\[data-v-[0-9a-f]{8}\]\{color:#010203\}`).MatchString(html["o"]) || !strings.Contains(html["o"], "Options ") {
-		t.Errorf("Options API component: no scoped style or template in the output")
-	}
-	if !strings.Contains(html["m"], "12345") || strings.Contains(html["m"], "$state({") {
-		t.Errorf("rune module not compiled by Svelte")
-	}
-	if strings.Contains(html["p"], "react") {
-		t.Errorf("jsconfig.json's jsxImportSource preact ignored: output mentions react")
+	for _, tc := range []struct {
+		name    string
+		modules func(*testing.T) string
+		files   map[string]string
+		check   func(t *testing.T, b *Builder, out *Output, html string)
+	}{
+		// Tailwind's candidates come from the widget's module graph (a
+		// component shared from outside the widget folder included; a file
+		// nothing imports excluded) plus the stylesheet's @source globs.
+		{"Tailwind candidates from the module graph", compilerModules, map[string]string{
+			"widgets/w/widget.json":  widgetJSON("main.ts"),
+			"widgets/w/main.ts":      "import \"./app.css\";\nimport { card } from \"../shared/card\";\ndocument.body.innerHTML = `<p class=\"text-lime-300\">${card}</p>`;\n",
+			"widgets/w/app.css":      "@import \"tailwindcss\";\n@source \"../extra/*.html\";\n",
+			"widgets/w/unused.ts":    "export const x = \"text-fuchsia-900\";\n",
+			"widgets/shared/card.ts": "export const card = `<div class=\"bg-amber-200\"></div>`;\n",
+			"widgets/extra/a.html":   "<b class=\"underline-offset-8\"></b>\n",
+		}, func(t *testing.T, _ *Builder, _ *Output, html string) {
+			for class, want := range map[string]bool{".text-lime-300{": true, ".bg-amber-200{": true, ".underline-offset-8{": true, ".text-fuchsia-900{": false} {
+				if strings.Contains(html, class) != want {
+					t.Errorf("CSS has %s: %v, want %v", class, !want, want)
+				}
+			}
+		}},
+		// The less common shapes compile too: an Options API .vue component
+		// with scoped style, a Svelte rune module in TypeScript, Preact
+		// selected by a jsconfig.json (esbuild's own JSX, no Node).
+		{"component shapes", compilerModules, map[string]string{
+			"widgets/o/widget.json":   widgetJSON("main.ts"),
+			"widgets/o/main.ts":       "import { createApp } from \"vue\";\nimport A from \"./A.vue\";\ncreateApp(A).mount(\"#root\");\n",
+			"widgets/o/A.vue":         "<script lang=\"ts\">\nexport default { data() { return { n: 41 as number } } }\n</script>\n<template><p class=\"opt\">Options {{ n + 1 }}</p></template>\n<style scoped>.opt { color: rgb(1, 2, 3) }</style>\n",
+			"widgets/m/widget.json":   widgetJSON("main.ts"),
+			"widgets/m/main.ts":       "import { counter } from \"./c.svelte.ts\";\nconsole.log(counter.n);\n",
+			"widgets/m/c.svelte.ts":   "export const counter = $state({ n: 12345 as number });\n",
+			"widgets/p/widget.json":   widgetJSON("main.jsx"),
+			"widgets/p/jsconfig.json": `{"compilerOptions": {"jsx": "react-jsx", "jsxImportSource": "preact"}}`,
+			"widgets/p/main.jsx":      "import { render } from \"preact\";\nrender(<b>hi</b>, document.body);\n",
+		}, func(t *testing.T, _ *Builder, out *Output, _ string) {
+			html := map[string]string{}
+			for _, w := range out.Manifest.Widgets {
+				html[w.Name] = string(out.Files[w.HTML])
+			}
+			if !regexp.MustCompile(`\.opt\[data-v-[0-9a-f]{8}\]\{color:#010203\}`).MatchString(html["o"]) || !strings.Contains(html["o"], "Options ") {
+				t.Errorf("Options API component: no scoped style or template in the output")
+			}
+			if !strings.Contains(html["m"], "12345") || strings.Contains(html["m"], "$state({") {
+				t.Errorf("rune module not compiled by Svelte")
+			}
+			if strings.Contains(html["p"], "react") {
+				t.Errorf("jsconfig.json's jsxImportSource preact ignored: output mentions react")
+			}
+		}},
+		// Tailwind v3 without a postcss.config: the @tailwind directives and
+		// the nearest tailwind.config.js are enough (content globs relative
+		// to the project root, as with Vite run from there).
+		{"Tailwind v3 without a postcss.config", tailwind3("tailwindcss"), map[string]string{
+			"tailwind.config.js":    "module.exports = { content: [\"./widgets/**/*.ts\"], theme: { extend: { colors: { ocean: \"#1d4e89\" } } } };\n",
+			"widgets/w/widget.json": widgetJSON("main.ts"),
+			"widgets/w/main.ts":     "import \"./s.css\";\ndocument.body.innerHTML = `<p class=\"text-ocean\">x</p>`;\n",
+			"widgets/w/s.css":       "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
+		}, func(t *testing.T, _ *Builder, _ *Output, html string) {
+			if !strings.Contains(html, ".text-ocean{") || strings.Contains(html, "@tailwind") {
+				t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
+			}
+		}},
+		// A compiler's warnings (Svelte's a11y checks) become build warnings
+		// at their place in the component.
+		{"compiler warnings are build warnings", compilerModules, map[string]string{
+			"widgets/s/widget.json": widgetJSON("main.ts"),
+			"widgets/s/main.ts":     "import A from \"./A.svelte\";\nconsole.log(A);\n",
+			"widgets/s/A.svelte":    "<p>hi</p>\n<img src=\"a.png\">\n",
+		}, func(t *testing.T, _ *Builder, out *Output, _ string) {
+			for _, d := range out.Warnings {
+				if strings.HasSuffix(d.File, filepath.Join("widgets", "s", "A.svelte")) && d.Line == 2 && d.Column == 1 && strings.Contains(d.Message, "a11y_missing_attribute") && d.Warning {
+					return
+				}
+			}
+			t.Fatalf("no a11y warning at A.svelte:2:1 in %v", out.Warnings)
+		}},
+		// With a postcss.config, a CSS module still goes through PostCSS and
+		// stays a CSS module (local class names exported to the script).
+		{"PostCSS keeps CSS modules", tailwind3("postcss"), map[string]string{
+			"postcss.config.js":         "module.exports = { plugins: { autoprefixer: {} } };\n",
+			"widgets/w/widget.json":     widgetJSON("main.ts"),
+			"widgets/w/main.ts":         "import styles from \"./card.module.css\";\ndocument.body.className = styles.card;\n",
+			"widgets/w/card.module.css": ".card { user-select: none; color: rgb(9, 8, 7); }\n",
+		}, func(t *testing.T, b *Builder, _ *Output, html string) {
+			local := regexp.MustCompile(`\.([A-Za-z_][\w-]*)\{[^}]*user-select:none;color:#090807`).FindStringSubmatch(html)
+			if local == nil || local[1] == "card" || !strings.Contains(html, `card:"`+local[1]+`"`) {
+				t.Fatalf("CSS module lost its local class name through PostCSS")
+			}
+			if !b.compilers.usedNode() {
+				t.Fatal("postcss.config did not run")
+			}
+		}},
+		// A Vue component's <style> with Tailwind v4 directives (@reference,
+		// @apply) is compiled by Tailwind, as @tailwindcss/vite does for
+		// style blocks.
+		{"Tailwind in a component's style", compilerModules, map[string]string{
+			"widgets/v/widget.json": widgetJSON("main.ts"),
+			"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport \"./app.css\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
+			"widgets/v/app.css":     "@import \"tailwindcss\";\n@theme { --color-brand: #123456; }\n",
+			"widgets/v/App.vue":     "<template><p class=\"tag\">hi</p></template>\n<style scoped>\n@reference \"./app.css\";\n.tag { @apply text-brand underline; }\n</style>\n",
+		}, func(t *testing.T, _ *Builder, _ *Output, html string) {
+			if !regexp.MustCompile(`\.tag\[data-v-[0-9a-f]{8}\]\{color:var\(--color-brand[^)]*\);text-decoration-line:underline\}`).MatchString(html) || strings.Contains(html, "@apply") {
+				t.Fatalf("the <style> block's @apply was not compiled by Tailwind")
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := writeProjectWith(t, tc.modules(t), tc.files)
+			b, out := assembleOK(t, testOptions(root))
+			tc.check(t, b, out, firstHTML(out))
+		})
 	}
 }
 
@@ -374,43 +447,6 @@ func TestMissingTailwindPluginNamesThePlugin(t *testing.T) {
 	}
 }
 
-// Tailwind v3 without a postcss.config: the @tailwind directives and the
-// nearest tailwind.config.js are enough (content globs relative to the
-// project root, as with Vite run from there).
-func TestTailwindV3WithoutPostCSSConfig(t *testing.T) {
-	modules := fixtureModules(t, "tailwind3", "tailwindcss")
-	compilerModules(t) // Node present
-	root := writeProjectWith(t, modules, map[string]string{
-		"tailwind.config.js":    "module.exports = { content: [\"./widgets/**/*.ts\"], theme: { extend: { colors: { ocean: \"#1d4e89\" } } } };\n",
-		"widgets/w/widget.json": widgetJSON("main.ts"),
-		"widgets/w/main.ts":     "import \"./s.css\";\ndocument.body.innerHTML = `<p class=\"text-ocean\">x</p>`;\n",
-		"widgets/w/s.css":       "@tailwind base;\n@tailwind components;\n@tailwind utilities;\n",
-	})
-	_, out := assembleOK(t, testOptions(root))
-	html := firstHTML(out)
-	if !strings.Contains(html, ".text-ocean{") || strings.Contains(html, "@tailwind") {
-		t.Fatalf("Tailwind v3 did not run: .text-ocean generated %v, @tailwind left %v", strings.Contains(html, ".text-ocean{"), strings.Contains(html, "@tailwind"))
-	}
-}
-
-// A compiler's warnings (Svelte's a11y checks) become build warnings at
-// their place in the component.
-func TestCompilerWarningsAreBuildWarnings(t *testing.T) {
-	modules := compilerModules(t)
-	root := writeProjectWith(t, modules, map[string]string{
-		"widgets/s/widget.json": widgetJSON("main.ts"),
-		"widgets/s/main.ts":     "import A from \"./A.svelte\";\nconsole.log(A);\n",
-		"widgets/s/A.svelte":    "<p>hi</p>\n<img src=\"a.png\">\n",
-	})
-	_, out := assembleOK(t, testOptions(root))
-	for _, d := range out.Warnings {
-		if strings.HasSuffix(d.File, filepath.Join("widgets", "s", "A.svelte")) && d.Line == 2 && d.Column == 1 && strings.Contains(d.Message, "a11y_missing_attribute") && d.Warning {
-			return
-		}
-	}
-	t.Fatalf("no a11y warning at A.svelte:2:1 in %v", out.Warnings)
-}
-
 // The repository's own examples (TS, React + CSS modules, an HTML entry)
 // build with no Node on PATH, and the helper never starts.
 func TestExamplesBuildWithoutNode(t *testing.T) {
@@ -426,44 +462,5 @@ func TestExamplesBuildWithoutNode(t *testing.T) {
 	b, out := assembleOK(t, Options{Root: root, WidgetsDir: widgets, OutDir: filepath.Join(root, "dist"), NoCache: true, NoCompress: true})
 	if len(out.Manifest.Widgets) < 3 || b.compilers.node.Started() != 0 || b.compilers.usedNode() {
 		t.Fatalf("%d widgets, Node started %d times", len(out.Manifest.Widgets), b.compilers.node.Started())
-	}
-}
-
-// With a postcss.config, a CSS module still goes through PostCSS and stays a
-// CSS module (local class names exported to the script).
-func TestPostCSSKeepsCSSModules(t *testing.T) {
-	modules := fixtureModules(t, "tailwind3", "postcss")
-	compilerModules(t)
-	root := writeProjectWith(t, modules, map[string]string{
-		"postcss.config.js":         "module.exports = { plugins: { autoprefixer: {} } };\n",
-		"widgets/w/widget.json":     widgetJSON("main.ts"),
-		"widgets/w/main.ts":         "import styles from \"./card.module.css\";\ndocument.body.className = styles.card;\n",
-		"widgets/w/card.module.css": ".card { user-select: none; color: rgb(9, 8, 7); }\n",
-	})
-	b, out := assembleOK(t, testOptions(root))
-	html := firstHTML(out)
-	local := regexp.MustCompile(`\.([A-Za-z_][\w-]*)\{[^}]*user-select:none;color:#090807`).FindStringSubmatch(html)
-	if local == nil || local[1] == "card" || !strings.Contains(html, `card:"`+local[1]+`"`) {
-		t.Fatalf("CSS module lost its local class name through PostCSS")
-	}
-	if !b.compilers.usedNode() {
-		t.Fatal("postcss.config did not run")
-	}
-}
-
-// A Vue component's <style> with Tailwind v4 directives (@reference, @apply)
-// is compiled by Tailwind, as @tailwindcss/vite does for style blocks.
-func TestTailwindInComponentStyle(t *testing.T) {
-	modules := compilerModules(t)
-	root := writeProjectWith(t, modules, map[string]string{
-		"widgets/v/widget.json": widgetJSON("main.ts"),
-		"widgets/v/main.ts":     "import { createApp } from \"vue\";\nimport \"./app.css\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
-		"widgets/v/app.css":     "@import \"tailwindcss\";\n@theme { --color-brand: #123456; }\n",
-		"widgets/v/App.vue":     "<template><p class=\"tag\">hi</p></template>\n<style scoped>\n@reference \"./app.css\";\n.tag { @apply text-brand underline; }\n</style>\n",
-	})
-	_, out := assembleOK(t, testOptions(root))
-	html := firstHTML(out)
-	if !regexp.MustCompile(`\.tag\[data-v-[0-9a-f]{8}\]\{color:var\(--color-brand[^)]*\);text-decoration-line:underline\}`).MatchString(html) || strings.Contains(html, "@apply") {
-		t.Fatalf("the <style> block's @apply was not compiled by Tailwind")
 	}
 }

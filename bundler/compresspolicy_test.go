@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
 	"github.com/widgetd/widgetd/bundler/layout"
 )
 
@@ -52,7 +53,7 @@ func TestCompressionPolicy(t *testing.T) {
 			}
 			var sawDoc, sawAsset bool
 			for _, f := range res.Manifest.Files {
-				big := f.Size >= minCompressSize && compressible(f.ContentType)
+				big := f.Size >= precompress.MinSize && precompress.Compressible(f.ContentType)
 				has := len(f.Encodings) > 0
 				switch {
 				case docs[f.Path]:
@@ -104,7 +105,7 @@ func serveEveryFile(t *testing.T, dir string) {
 		}
 		body := rec.Body.Bytes()
 		if wantEnc != "" {
-			if body, err = decode(wantEnc, body); err != nil {
+			if body, err = precompress.Decode(wantEnc, body); err != nil {
 				t.Fatalf("%s: %v", f.Path, err)
 			}
 		}

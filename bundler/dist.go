@@ -12,6 +12,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
+	"github.com/widgetd/widgetd/bundler/internal/precompress"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/distpath"
@@ -240,12 +241,12 @@ func writeDist(outDir string, m *assets.Manifest, files map[string]*distFile, be
 		} else {
 			jobs = append(jobs, distwrite.Job{Rel: f.Path, Data: f.data})
 			f.Encodings = nil
-			for _, enc := range encodingOrder {
+			for _, enc := range precompress.Encodings() {
 				data, ok := f.encoded[enc]
 				if !ok {
 					continue
 				}
-				ep := f.Path + encodingSuffix[enc]
+				ep := f.Path + precompress.Suffix(enc)
 				jobs = append(jobs, distwrite.Job{Rel: ep, Data: data})
 				f.Encodings = append(f.Encodings, assets.Encoding{Name: enc, Path: ep, Size: int64(len(data)), SHA256: sha256Hex(data)})
 			}

@@ -28,3 +28,10 @@ func (h *hasher) add(name string, data []byte) {
 }
 
 func (h *hasher) sum() string { return hex.EncodeToString(h.h.Sum(nil)) }
+
+// sha256Hex is the hex SHA-256 of data, the form a manifest and the caches
+// name file contents by.
+func sha256Hex(data []byte) string {
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:])
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/npminstall"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -101,7 +102,7 @@ func resolveText(spec string, notes []string, installDir, pm string, why []strin
 		if installDir != "" {
 			where = installDir
 		}
-		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `%s` in %s (Node.js is needed)", head, addCommand(pm, "-D tailwindcss @tailwindcss/node @tailwindcss/oxide"), where)
+		return fmt.Sprintf("%s: Tailwind CSS is compiled by its own packages, which widgetd loads from node_modules; run `%s` in %s (Node.js is needed)", head, npminstall.AddCommand(pm, "-D tailwindcss @tailwindcss/node @tailwindcss/oxide"), where)
 	}
 	if exported != "" {
 		msg := head + ": " + exported
@@ -125,7 +126,7 @@ func resolveText(spec string, notes []string, installDir, pm string, why []strin
 		if installDir != "" {
 			where = installDir
 		}
-		return fmt.Sprintf("%s: the package %q is not installed; run `%s` in %s", head, pkg, addCommand(pm, pkg), where)
+		return fmt.Sprintf("%s: the package %q is not installed; run `%s` in %s", head, pkg, npminstall.AddCommand(pm, pkg), where)
 	}
 	return head + ": no such file; check the path (relative to the importing file) and its extension"
 }
@@ -172,7 +173,7 @@ func (b *Builder) authorMessage(m api.Message) string {
 	if dir == "" {
 		return authorText(m, "", "npm")
 	}
-	return authorText(m, b.displayPath(dir), packageManager(dir, b.root))
+	return authorText(m, b.displayPath(dir), npminstall.PackageManager(dir, b.root))
 }
 
 // inlineScriptWidget returns the widget whose inline script a message's

@@ -1,15 +1,14 @@
 package bundler
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/npminstall"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -70,70 +69,6 @@ func (b *Builder) importerInstallDir(loc *api.Location) string {
 	return ""
 }
 
-// declaresPackage reports whether dir/package.json lists pkg among its
-// dependencies of any kind while dir/node_modules lacks it: a project
-// whose install was not run (or not finished).
-func declaresPackage(dir, pkg string) bool {
-	data, err := readBounded(filepath.Join(dir, "package.json"))
-	if err != nil {
-		return false
-	}
-	var manifest map[string]json.RawMessage
-	if json.Unmarshal(data, &manifest) != nil {
-		return false
-	}
-	for _, field := range []string{"dependencies", "devDependencies", "peerDependencies", "optionalDependencies"} {
-		var deps map[string]any
-		if json.Unmarshal(manifest[field], &deps) == nil {
-			if _, ok := deps[pkg]; ok {
-				_, statErr := os.Stat(filepath.Join(dir, "node_modules", filepath.FromSlash(pkg), "package.json"))
-				return statErr != nil
-			}
-		}
-	}
-	return false
-}
-
-// packageManager names the package manager of the project whose
-// package.json is in dir, from its lock file (in dir or a folder above it
-// up to root, for workspaces) or package.json's "packageManager": pnpm,
-// yarn, else npm.
-func packageManager(dir, root string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, lock := range lockFiles {
-			if _, err := os.Stat(filepath.Join(d, lock.file)); err == nil {
-				return lock.pm
-			}
-		}
-		if data, err := readBounded(filepath.Join(d, "package.json")); err == nil {
-			var manifest struct {
-				PackageManager string `json:"packageManager"`
-			}
-			if json.Unmarshal(data, &manifest) == nil && manifest.PackageManager != "" {
-				name, _, _ := strings.Cut(manifest.PackageManager, "@")
-				if name == "pnpm" || name == "yarn" || name == "npm" {
-					return name
-				}
-			}
-		}
-		if d == root || filepath.Dir(d) == d || !within(root, d) {
-			return "npm"
-		}
-	}
-}
-
-// lockFiles name the package manager that writes each lock file, in the
-// order they are looked for.
-var lockFiles = []struct{ file, pm string }{{"pnpm-lock.yaml", "pnpm"}, {"yarn.lock", "yarn"}, {"package-lock.json", "npm"}}
-
-// addCommand is the command that installs one package with pm.
-func addCommand(pm, pkg string) string {
-	if pm == "npm" {
-		return "npm install " + pkg
-	}
-	return pm + " add " + pkg
-}
-
 // foldMissingPackages returns one diagnostic per package.json whose listed
 // packages are not installed, and the other messages in their order, a
 // package missing and not listed only at its first import.
@@ -146,7 +81,7 @@ func (b *Builder) foldMissingPackages(ms []api.Message) (folded []diag.Diagnosti
 			rest = append(rest, m)
 			continue
 		}
-		if !declaresPackage(mp.dir, mp.pkg) {
+		if !npminstall.Declared(mp.dir, mp.pkg) {
 			// One message per package not listed, at its first import.
 			if !undeclared[mp] {
 				rest = append(rest, m)
@@ -174,7 +109,7 @@ func (b *Builder) foldMissingPackages(ms []api.Message) (folded []diag.Diagnosti
 		folded = append(folded, diag.Diagnostic{
 			File: b.displayPath(filepath.Join(d, "package.json")),
 			Message: fmt.Sprintf("packages in %s are not installed (%s); run `%s install` in %s",
-				b.displayPath(filepath.Join(d, "package.json")), strings.Join(pkgs, ", "), packageManager(d, b.root), shown),
+				b.displayPath(filepath.Join(d, "package.json")), strings.Join(pkgs, ", "), npminstall.PackageManager(d, b.root), shown),
 		})
 	}
 	return folded, rest

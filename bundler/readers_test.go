@@ -19,7 +19,7 @@ import (
 // FIFOs and devices and bounds what it reads. A reader added later that calls os.ReadFile fails this test.
 var fileOpeners = map[string]string{
 	"internal/distwrite/writeall.go:copyInto":  "copies a retained file of the previous dist/ (opened through regularfile.Open), hard-linking when it can",
-	"compress.go:load":                         "reads widgetd's own compression cache (outside the project, written by widgetd)",
+	"internal/precompress/cache.go:load":       "reads widgetd's own compression cache (outside the project, written by widgetd)",
 	"internal/distwrite/swap.go:SyncDir":       "opens a folder to fsync it",
 	"internal/distwrite/swap_linux.go:LockOut": "creates and locks widgetd's own lock file",
 }

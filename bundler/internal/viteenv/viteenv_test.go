@@ -1,6 +1,8 @@
-package bundler
+package viteenv
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +31,7 @@ func TestViteEnv(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e, err := loadViteEnv(dir, "/", []string{"VITE_B=from-process", "PATH=/bin"}, displaypath.WorkingDir())
+	e, err := Load(dir, "/", []string{"VITE_B=from-process", "PATH=/bin"}, displaypath.WorkingDir(), readFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +54,7 @@ func TestViteEnv(t *testing.T) {
 	if len(e.vars) != len(want) {
 		t.Errorf("vars = %v, want only %v", e.vars, want)
 	}
-	d := e.defines()
+	d := e.Defines()
 	for k, v := range map[string]string{"import.meta.env.MODE": `"production"`, "import.meta.env.DEV": "false",
 		"import.meta.env.PROD": "true", "import.meta.env.SSR": "false", "import.meta.env.BASE_URL": `"/"`} {
 		if d[k] != v {
@@ -61,6 +63,38 @@ func TestViteEnv(t *testing.T) {
 	}
 	if strings.Contains(d["import.meta.env"], "SECRET") || !strings.Contains(d["import.meta.env"], `"VITE_I":"prod-local"`) {
 		t.Errorf("import.meta.env = %s", d["import.meta.env"])
+	}
+}
+
+// readFile is a Load reader over the real files: nil for an absent one.
+func readFile(file string) ([]byte, error) {
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return data, err
+}
+
+// TestLoadReadErrors: a read error fails Load as the reader worded it, and
+// an empty file is read as one with no variables.
+func TestLoadReadErrors(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ".env"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e, err := Load(dir, "/", nil, displaypath.WorkingDir(), readFile)
+	if err != nil || len(e.vars) != 0 {
+		t.Fatalf("empty .env: vars %v, err %v", e, err)
+	}
+	refused := errors.New("read .env.local: refused")
+	_, err = Load(dir, "/", nil, displaypath.WorkingDir(), func(file string) ([]byte, error) {
+		if filepath.Base(file) == ".env.local" {
+			return nil, refused
+		}
+		return readFile(file)
+	})
+	if !errors.Is(err, refused) {
+		t.Fatalf("err = %v, want the reader's", err)
 	}
 }
 
@@ -74,7 +108,7 @@ func TestViteEnvErrors(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, ".env"), []byte(tc.body), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, err := loadViteEnv(dir, "/", nil, displaypath.WorkingDir())
+		_, err := Load(dir, "/", nil, displaypath.WorkingDir(), readFile)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: err = %v, want %q", tc.body, err, tc.want)
 		}
