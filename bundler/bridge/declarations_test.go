@@ -96,3 +96,15 @@ func TestDeclarationsMatchBridge(t *testing.T) {
 		})
 	}
 }
+
+// TestExampleProjectLinksDeclarations: the example project's widgetd.d.ts
+// (widgets/, where `widgetd init` writes the standalone file users get) is
+// a link to src/widgetd.d.ts, so the declarations exist once in the
+// repository. `widgetd types` run over it would leave a copy in its place.
+func TestExampleProjectLinksDeclarations(t *testing.T) {
+	const want = "../bundler/bridge/src/widgetd.d.ts"
+	link, err := os.Readlink(filepath.Join("..", "..", "widgets", "widgetd.d.ts"))
+	if err != nil || link != want {
+		t.Fatalf("widgets/widgetd.d.ts is not a link to %s (%q, %v): restore it with `ln -sf %s widgets/widgetd.d.ts`", want, link, err, want)
+	}
+}
