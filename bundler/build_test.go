@@ -366,15 +366,7 @@ func TestSyntaxErrorLocation(t *testing.T) {
 
 func TestAssembleInMemory(t *testing.T) {
 	root := copyTree(t, "testdata/shells")
-	b, err := New(Options{Root: root, DevOrigin: "http://127.0.0.1:5173"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, out := assembleOK(t, Options{Root: root, DevOrigin: "http://127.0.0.1:5173"})
 	if _, err := os.Stat(filepath.Join(root, "dist")); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("Assemble wrote dist/")
 	}

@@ -129,25 +129,11 @@ func TestIncrementalMatchesFull(t *testing.T) {
 				if single != st.single {
 					t.Errorf("%s: rebuilt %d widget(s) alone (-1 = full bundle), want %d", st.name, single, st.single)
 				}
-				want := assembleFresh(t, opts)
+				_, want := assembleOK(t, opts)
 				compareOutputs(t, st.name, got, want)
 			}
 		})
 	}
-}
-
-func assembleFresh(t *testing.T, opts Options) *Output {
-	t.Helper()
-	b, err := New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	out, err := b.Assemble(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 func compareOutputs(t *testing.T, step string, got, want *Output) {
@@ -300,7 +286,8 @@ func TestIncrementalSeesNamespacedInputs(t *testing.T) {
 			if !outputHolds(got, tc.marker, content) {
 				t.Errorf("no output holds the edited widgets/%s (%q): stale bundle", tc.edit, tc.marker)
 			}
-			compareOutputs(t, "edit "+tc.edit, got, assembleFresh(t, opts))
+			_, fresh := assembleOK(t, opts)
+			compareOutputs(t, "edit "+tc.edit, got, fresh)
 			// Nothing changed since: no widget is rebuilt.
 			before, bundles = b.rebuilds, b.bundles
 			if _, err := b.Assemble(ctx); err != nil {

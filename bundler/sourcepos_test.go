@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"bytes"
-	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -47,15 +46,7 @@ func TestSourcesLocate(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := t.TempDir()
 			writeFiles(t, root, map[string]string{"widgets/boom/widget.json": tt.widgetJSON, "widgets/boom/index.tsx": boomTSX})
-			b, err := New(Options{Root: root, PublicURL: tt.publicURL, SourceMaps: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer b.Close()
-			out, err := b.Assemble(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, out := assembleOK(t, Options{Root: root, PublicURL: tt.publicURL, SourceMaps: true})
 			for p := range out.Files {
 				if strings.HasSuffix(p, ".map") {
 					t.Errorf("a source map reached the build's files: %s", p)
@@ -84,15 +75,7 @@ func TestSourcesLocate(t *testing.T) {
 				t.Error("a widget that does not exist was located")
 			}
 			// Without SourceMaps the build holds no map and locates nothing.
-			plain, err := New(Options{Root: root, PublicURL: tt.publicURL})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer plain.Close()
-			pout, err := plain.Assemble(context.Background())
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, pout := assembleOK(t, Options{Root: root, PublicURL: tt.publicURL})
 			if _, ok := pout.Sources.LocateOffset("boom", text, off); ok {
 				t.Error("a build without SourceMaps located a place")
 			}

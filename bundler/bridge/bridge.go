@@ -35,7 +35,9 @@ const (
 	AppAdapterEntry = "src/appadapter.ts"
 	// Types is the declaration file for every module widget code imports
 	// ("widgetd", "widgetd/react" and each Submodule but the App adapter),
-	// written into widget projects so editors complete the API.
+	// written into widget projects so editors complete the API. It is the
+	// one declaration of the bridge's public types: the sources import them
+	// from it.
 	Types = "src/widgetd.d.ts"
 )
 

@@ -54,9 +54,11 @@ func copyTree(t *testing.T, dir, types string) {
 // TestDeclarationsMatchBridge type-checks (strict) the bridge's sources
 // against the declarations widget authors get, src/widgetd.d.ts, through
 // typecheck/conformance.ts: every declared value must exist with an
-// assignable type, every declared function take the same parameters, and
-// every type both declare be the same. The changed declarations must each
-// fail it, so the check is shown to see signatures, not only names.
+// assignable type and every declared function take the same parameters.
+// The sources import their public types from the declarations, so a
+// declared type the code does not fit fails in the sources themselves. The
+// changed declarations must each fail it, so the check is shown to see
+// signatures and types, not only names.
 func TestDeclarationsMatchBridge(t *testing.T) {
 	tsc, types := tscIn(t)
 	cases := []struct {
@@ -66,7 +68,7 @@ func TestDeclarationsMatchBridge(t *testing.T) {
 	}{
 		{name: "as shipped"},
 		{name: "parameter wider", old: `log(level: "debug" | "info"`, new: `log(level: string | "info"`, fails: `"log"`},
-		{name: "type differs", old: `export type Host = "chatgpt" | "mcp-apps" | "standalone";`, new: `export type Host = "chatgpt" | "mcp-apps";`, fails: "conformance.ts"},
+		{name: "type differs", old: `export type Host = "chatgpt" | "mcp-apps" | "standalone";`, new: `export type Host = "chatgpt" | "mcp-apps";`, fails: "src/index.ts"},
 		{name: "hook signature", old: `export function useTheme(): "light" | "dark" | undefined;`, new: `export function useTheme(fallback: string): "light" | "dark" | undefined;`, fails: "useTheme"},
 	}
 	for _, c := range cases {
@@ -94,5 +96,17 @@ func TestDeclarationsMatchBridge(t *testing.T) {
 				t.Fatalf("tsc failed without naming %q:\n%s", c.fails, out)
 			}
 		})
+	}
+}
+
+// TestExampleProjectLinksDeclarations: the example project's widgetd.d.ts
+// (widgets/, where `widgetd init` writes the standalone file users get) is
+// a link to src/widgetd.d.ts, so the declarations exist once in the
+// repository. `widgetd types` run over it would leave a copy in its place.
+func TestExampleProjectLinksDeclarations(t *testing.T) {
+	const want = "../bundler/bridge/src/widgetd.d.ts"
+	link, err := os.Readlink(filepath.Join("..", "..", "widgets", "widgetd.d.ts"))
+	if err != nil || link != want {
+		t.Fatalf("widgets/widgetd.d.ts is not a link to %s (%q, %v): restore it with `ln -sf %s widgets/widgetd.d.ts`", want, link, err, want)
 	}
 }

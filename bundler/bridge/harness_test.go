@@ -44,13 +44,14 @@ var testWidgets = []string{"api", "appclass", "extras", "mixed", "openai", "prot
 var built = sync.OnceValues(buildTestWidgets)
 
 // buildTestWidgets builds testdata/widgets (inline).
-func buildTestWidgets() (*bundler.Output, error) { return buildProject(testWidgetsDir, "") }
+func buildTestWidgets() (*bundler.Output, error) { return buildProject(testWidgetsDir, "", nil) }
 
-// buildProject copies the widgets folder src into a temporary project whose
+// buildProject copies the widgets folder src (none when "") and files (path
+// below the widgets folder → content) into a temporary project whose
 // node_modules is the hosts' (ext-apps App, React), the way a widget project
 // has its own, and assembles it in memory; publicURL set makes an external
 // build.
-func buildProject(src, publicURL string) (*bundler.Output, error) {
+func buildProject(src, publicURL string, files map[string]string) (*bundler.Output, error) {
 	hosts, err := browsertest.HostsDir()
 	if err != nil {
 		return nil, err
@@ -65,8 +66,19 @@ func buildProject(src, publicURL string) (*bundler.Output, error) {
 	}
 	defer os.RemoveAll(tmp)
 	widgets := filepath.Join(tmp, "widgets")
-	if err := os.CopyFS(widgets, os.DirFS(src)); err != nil {
-		return nil, fmt.Errorf("copy %s: %w", src, err)
+	if src != "" {
+		if err := os.CopyFS(widgets, os.DirFS(src)); err != nil {
+			return nil, fmt.Errorf("copy %s: %w", src, err)
+		}
+	}
+	for name, content := range files {
+		p := filepath.Join(widgets, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			return nil, err
+		}
 	}
 	if err := os.Symlink(nm, filepath.Join(tmp, "node_modules")); err != nil {
 		return nil, err
@@ -87,6 +99,17 @@ func buildProject(src, publicURL string) (*bundler.Output, error) {
 		return nil, fmt.Errorf("build %s (publicURL %q): %w", src, publicURL, err)
 	}
 	return out, nil
+}
+
+// scriptWidgets returns the files of one-module widgets, one per entry of
+// code (widget name → its main.ts), for buildProject.
+func scriptWidgets(code map[string]string) map[string]string {
+	files := map[string]string{}
+	for name, c := range code {
+		files[name+"/main.ts"] = c + "\n"
+		files[name+"/widget.json"] = `{"entry": "main.ts"}` + "\n"
+	}
+	return files
 }
 
 // buildOutput returns the shared build, failing t if it failed.

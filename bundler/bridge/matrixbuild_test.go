@@ -1,6 +1,7 @@
 package bridge_test
 
 import (
+	"fmt"
 	"mime"
 	"net/http"
 	"net/http/httptest"
@@ -62,5 +63,35 @@ func closeMatrix() {
 
 // buildMatrix builds testdata/matrix; publicURL set makes an external build.
 func buildMatrix(publicURL string) (*bundler.Output, error) {
-	return buildProject(matrixWidgetsDir, publicURL)
+	return buildProject(matrixWidgetsDir, publicURL, matrixPages())
+}
+
+// matrixPageWidgets are the matrix widgets with an HTML entry that show what
+// they read in the same five elements; buildMatrix writes their index.html
+// from matrixPage.
+var matrixPageWidgets = []string{"app", "openai", "vendored", "widgetd"}
+
+// matrixPage is the HTML entry of matrixPageWidgets: a <pre> each for the
+// tool input, the tool output, the theme, the first render and the state.
+// %s is the widget's name, its <title> (the bridge's appInfo.name).
+const matrixPage = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <title>%s</title>
+  </head>
+  <body>
+    <main><pre id="input">waiting</pre><pre id="output">waiting</pre><pre id="theme"></pre><pre id="first"></pre><pre id="state"></pre></main>
+    <script type="module" src="./main.ts"></script>
+  </body>
+</html>
+`
+
+// matrixPages returns the index.html of each of matrixPageWidgets.
+func matrixPages() map[string]string {
+	pages := map[string]string{}
+	for _, name := range matrixPageWidgets {
+		pages[name+"/index.html"] = fmt.Sprintf(matrixPage, name)
+	}
+	return pages
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -32,21 +31,8 @@ var bridgeModules = map[string]string{
 // names by the sources' letter frequencies) fails here; when the change is
 // meant, run with -update and say in the commit that widget hashes change.
 func TestMinifiedBridge(t *testing.T) {
-	src := t.TempDir()
-	for name, code := range bridgeModules {
-		dir := filepath.Join(src, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.ts"), []byte(code+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"entry": "main.ts"}`+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	// External, so each module's script is a file of its own.
-	out, err := buildProject(src, "https://cdn.example.com/")
+	out, err := buildProject("", "https://cdn.example.com/", scriptWidgets(bridgeModules))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,6 @@
 package bridge_test
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,23 +86,10 @@ func TestProbeLateAnswer(t *testing.T) {
 // after the handshake, is callable); one that uses other hooks carries none
 // of that code.
 func TestViewToolsDeclaredWhereBundled(t *testing.T) {
-	src := t.TempDir()
-	for name, code := range map[string]string{
+	out, err := buildProject("", "", scriptWidgets(map[string]string{
 		"hooks":    `import { useToolOutput } from "widgetd/react"; (window as any).u = useToolOutput;`,
 		"viewtool": `import { useViewTool } from "widgetd/react"; (window as any).u = useViewTool;`,
-	} {
-		dir := filepath.Join(src, name)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "main.ts"), []byte(code+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"entry": "main.ts"}`+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	out, err := buildProject(src, "")
+	}))
 	if err != nil {
 		t.Fatal(err)
 	}

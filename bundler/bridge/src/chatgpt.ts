@@ -3,28 +3,9 @@
 // Each call rejects with WidgetdError "unsupported" where the host lacks it
 // (every MCP Apps host without window.openai, older ChatGPT clients).
 import { WidgetdError } from "./errors";
-import type { DisplayMode } from "./index";
-
-// The exported types below are declared again, for widget authors, in
-// widgetd.d.ts (module "widgetd/chatgpt"), which `widgetd types` copies into
-// widget projects: change both. TestDeclarationsMatchBridge (bundler/bridge)
-// fails when the declarations promise what these sources lack.
-/** A file the user picked or the widget uploaded. */
-export interface FileRef { fileId: string; fileName?: string; mimeType?: string }
-/** ChatGPT's view global: the display mode and, in a modal, its params. */
-export interface View { mode: DisplayMode; params?: Record<string, unknown> }
-/** Options of requestModal. */
-export interface ModalOptions {
-  params?: Record<string, unknown>;
-  /** A registered template URI; omit it for the current template. */
-  template?: string;
-  title?: string;
-  anchor?: { top?: number; left?: number; width?: number; height?: number };
-}
-/** The window.openai extras this module wraps. */
-export type Extra =
-  | "selectFiles" | "uploadFile" | "getFileDownloadUrl" | "requestModal" | "requestClose"
-  | "setOpenInAppUrl" | "requestCheckout" | "sendFollowUpMessage";
+// The public types, declared once for widget authors and for this module in
+// widgetd.d.ts (module "widgetd/chatgpt").
+import type { Extra, FileRef, ModalOptions, View } from "widgetd/chatgpt";
 
 const openai = (): any => (window as any).openai;
 

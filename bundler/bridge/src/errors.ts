@@ -1,16 +1,7 @@
 // Typed errors of the widgetd bridge. Every failing bridge call rejects (or
 // throws) a WidgetdError whose `code` says why, so a widget can branch on it.
-
-/** Why a bridge call failed. */
-export type ErrorCode =
-  /** The current host does not offer this feature (see widget.supports). */
-  | "unsupported"
-  /** No host at all: the page was opened directly in a browser. */
-  | "no-host"
-  /** The host did not answer a request within the configured timeout. */
-  | "timeout"
-  /** The host answered with a JSON-RPC error or an `isError` result. */
-  | "host";
+// ErrorCode is declared once, in widgetd.d.ts (module "widgetd").
+import type { ErrorCode } from "widgetd";
 
 /** The single error type of the bridge. */
 export class WidgetdError extends Error {

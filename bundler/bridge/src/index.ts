@@ -25,25 +25,14 @@
 import { WidgetdError } from "./errors";
 
 export { WidgetdError };
-export type { ErrorCode } from "./errors";
+// The public types, declared once for widget authors and for this module in
+// widgetd.d.ts (module "widgetd").
+import type { CallToolResult, Config, ContentBlock, DisplayMode, Feature, Host } from "widgetd";
 
 /** A JSON object from the host or the widget. */
 type JSONObject = Record<string, any>;
 /** A subscriber, promise settler or handler of one value. */
 type Callback = (value: any) => any;
-
-// The exported types below are declared again, for widget authors, in
-// widgetd.d.ts (module "widgetd"), which `widgetd types` copies into widget
-// projects: change both. TestDeclarationsMatchBridge (bundler/bridge) fails when
-// the declarations promise what these sources lack.
-/** Which host the widget runs in. */
-export type Host = "chatgpt" | "mcp-apps" | "standalone";
-/** Display modes of both protocols ("modal" is ChatGPT's, host-driven, and never sent over ui/*). */
-export type DisplayMode = "inline" | "fullscreen" | "pip" | "modal";
-/** Features a widget can test with widget.supports(). */
-export type Feature =
-  | "callTool" | "sendMessage" | "openLink" | "requestDisplayMode" | "requestClose"
-  | "updateModelContext" | "state" | "readResource" | "log" | "downloadFile";
 
 // Aliases of globals: esbuild shortens a local name, never `window` or
 // `document`, so each alias saves bytes in every widget.
@@ -60,22 +49,6 @@ const host: Host = openai ? "chatgpt" : framed ? "mcp-apps" : "standalone";
 const polyfillHost = host == "mcp-apps";
 
 /** Tunables; change them with widget.configure() before first use. */
-export interface Config {
-  /** Request timeout in ms (default 30000); a tool call's restarts at every progress notification. */
-  timeout: number;
-  /** Report the document size to the host (default true). */
-  autoResize: boolean;
-  /** Debounce of size reports in ms (default 50). */
-  resizeDebounce: number;
-  /** Apply host theme, style variables and fonts to the document (default true). */
-  theming: boolean;
-  /** In a widget that bundles an ext-apps App: how long to wait for its handshake before starting our own, in ms (default 300). */
-  adoptWait: number;
-  /** appInfo sent in ui/initialize. */
-  appInfo: { name: string; version: string };
-  /** Display modes the widget designed for beyond "inline", declared in appCapabilities (default none). */
-  displayModes: DisplayMode[];
-}
 const config: Config = {
   timeout: 30000, autoResize: true, resizeDebounce: 50, theming: true, adoptWait: 300,
   appInfo: { name: doc.title || "widgetd-widget", version: "1" },
@@ -86,8 +59,6 @@ const config: Config = {
 let toolInput: JSONObject | undefined;
 /** An MCP logging level (notifications/message). */
 type LogLevel = "debug" | "info" | "notice" | "warning" | "error" | "critical" | "alert" | "emergency";
-/** An MCP CallToolResult, as the host sends it (widgetd.d.ts: CallToolResult). */
-export type CallToolResult = import("./tools").ViewToolResult;
 let toolResult: CallToolResult | undefined;
 let hostContext: JSONObject = {};
 let hostCapabilities: JSONObject = {};
@@ -525,7 +496,7 @@ export const widget = {
   /** Over ui/*, options.timeout (ms, default config.timeout) restarts at every progress notification from the host. */
   callTool: (name: string, args: JSONObject = {}, options?: { timeout?: number }) =>
     perform<any>("callTool", () => request("tools/call", { name, arguments: args }, options?.timeout, true), () => openai.callTool(name, args)),
-  sendMessage: (text: string | import("./tools").ContentBlock[], options?: { scrollToBottom?: boolean }) =>
+  sendMessage: (text: string | ContentBlock[], options?: { scrollToBottom?: boolean }) =>
     perform("sendMessage", () => request("ui/message", { role: "user", content: typeof text === "string" ? [{ type: "text", text }] : text }).then(refusedIfError("sendMessage")),
       () => openai.sendFollowUpMessage({ prompt: typeof text === "string" ? text : text.map((block) => block.text || "").join("\n"), ...options })),
   /** options.redirectUrl reaches window.openai.openExternal (false: ChatGPT appends no ?redirectUrl=); ui/open-link has no such field. */
@@ -540,7 +511,7 @@ export const widget = {
   /** window.openai.requestClose() where it exists (a host may ignore request-teardown), else ui/notifications/request-teardown. */
   requestClose: () => perform<void>("requestClose", openai?.requestClose ? undefined : async () => postToHost({ method: "ui/notifications/request-teardown", params: {} }), () => openai.requestClose()),
   /** Without ui/* on window.openai: setState({ ...state, modelContent }), OpenAI's documented way to show the model widget data. */
-  updateModelContext: (update: { content?: import("./tools").ContentBlock[]; structuredContent?: Record<string, unknown> }) =>
+  updateModelContext: (update: { content?: ContentBlock[]; structuredContent?: Record<string, unknown> }) =>
     perform("updateModelContext", () => request("ui/update-model-context", update), () => setState({ ...state, modelContent: update.structuredContent ?? update.content })),
   readResource: (uri: string) => perform<any>("readResource", () => request("resources/read", { uri })),
   downloadFile: (contents: JSONObject[]) => perform("downloadFile", () => request("ui/download-file", { contents }).then(refusedIfError("downloadFile"))),

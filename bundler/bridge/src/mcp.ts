@@ -10,36 +10,9 @@
 // Elsewhere each call rejects with WidgetdError "unsupported" (or "no-host").
 import { WidgetdError } from "./errors";
 import { request, sessionUp, widget } from "./index";
-
-// The exported types below are declared again, for widget authors, in
-// widgetd.d.ts (module "widgetd/mcp"), which `widgetd types` copies into
-// widget projects: change both. TestDeclarationsMatchBridge (bundler/bridge)
-// fails when the declarations promise what these sources lack.
-/** Options of every request: its timeout in ms (default config.timeout). */
-export interface RequestOptions { timeout?: number }
-/** A page of a list request: pass the last result's nextCursor for the next page. */
-export interface PageParams { cursor?: string }
-/** One page of a list result, as MCP defines it. */
-export type ListResult<K extends string, T> = { [key in K]: T[] } & { nextCursor?: string; _meta?: Record<string, unknown> };
-/** An item of a list result: the fields MCP defines, and any a server adds. */
-export interface Listed { name: string; title?: string; description?: string; _meta?: Record<string, unknown>; [k: string]: unknown }
-/** A sampling/createMessage request (MCP CreateMessageRequest params). */
-export interface SamplingParams {
-  messages: Array<{ role: "user" | "assistant"; content: unknown }>;
-  maxTokens: number;
-  systemPrompt?: string;
-  temperature?: number;
-  stopSequences?: string[];
-  modelPreferences?: Record<string, unknown>;
-  includeContext?: "none" | "thisServer" | "allServers";
-  metadata?: Record<string, unknown>;
-  /** Tools the model may use: only where hostCapabilities.sampling.tools is set. */
-  tools?: Array<Record<string, unknown>>;
-  toolChoice?: Record<string, unknown>;
-  [k: string]: unknown;
-}
-/** A sampling/createMessage result (MCP CreateMessageResult). */
-export interface SamplingResult { role: "assistant"; content: unknown; model: string; stopReason?: string; [k: string]: unknown }
+// The public types, declared once for widget authors and for this module in
+// widgetd.d.ts (module "widgetd/mcp").
+import type { ListResult, Listed, PageParams, RequestOptions, SamplingParams, SamplingResult } from "widgetd/mcp";
 
 const unsupported = (method: string) => new WidgetdError("unsupported", method, "not supported by this host (" + widget.host + ")");
 

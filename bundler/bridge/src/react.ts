@@ -2,8 +2,10 @@
 // widget imports "widgetd/react"; `react` resolves from the widget's own
 // node_modules (React 18+, for useSyncExternalStore).
 import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from "react";
-import { widget, type DisplayMode } from "./index";
-import { registerTool, type ViewToolConfig, type ViewToolHandler } from "./tools";
+import { widget } from "./index";
+import { registerTool } from "./tools";
+import type { DisplayMode } from "widgetd";
+import type { ViewToolConfig, ViewToolHandler } from "widgetd/tools";
 
 type Unsub = () => void;
 const store = <T>(sub: (cb: () => void) => Unsub, get: () => T): T => useSyncExternalStore(sub, get, get);

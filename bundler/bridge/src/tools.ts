@@ -5,32 +5,9 @@
 // ui/initialize, so tools registered after the handshake (in a React effect,
 // after a fetch) are listed too, announced by notifications/tools/list_changed.
 import { appCapabilities, notify, viewHandlers } from "./index";
-
-// The exported types below are declared again, for widget authors, in
-// widgetd.d.ts (modules "widgetd" and "widgetd/tools"), which `widgetd types`
-// copies into widget projects: change both. TestDeclarationsMatchBridge
-// (bundler/bridge) fails when the declarations promise what these sources lack.
-/** A content block of a tool result. */
-export interface ContentBlock { type: string; text?: string; [k: string]: unknown }
-/** What a view tool returns: an MCP CallToolResult. */
-export interface ViewToolResult {
-  content: ContentBlock[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  _meta?: Record<string, unknown>;
-}
-/** How a view tool describes itself in tools/list. */
-export interface ViewToolConfig {
-  title?: string;
-  description?: string;
-  /** JSON Schema of the arguments (default: any object). */
-  inputSchema?: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-}
-/** Runs a view tool with the host's arguments. */
-export type ViewToolHandler<A = Record<string, unknown>> = (args: A) => ViewToolResult | Promise<ViewToolResult>;
+// The public types, declared once for widget authors and for this module in
+// widgetd.d.ts (module "widgetd/tools").
+import type { ViewToolConfig, ViewToolHandler } from "widgetd/tools";
 
 /**
  * The registered view tools, made by install() when this module runs: the

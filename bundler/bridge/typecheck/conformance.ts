@@ -1,9 +1,11 @@
 // The bridge's sources against the declarations widget authors get
 // (src/widgetd.d.ts): every value a declared module exports must exist in
-// the implementation with a type assignable to the declared one, and every
-// type both declare must be the same type. tsc checks this file (strict)
-// in scripts/tsc and bundler/bridge's TestDeclarationsMatchBridge; a declaration
-// that promises another signature than the code has fails here.
+// the implementation with a type assignable to the declared one. The types
+// are declared once, in widgetd.d.ts, and the sources import them from
+// there, so a declared type the code does not fit fails in the sources. tsc
+// checks this file (strict) in scripts/tsc and bundler/bridge's
+// TestDeclarationsMatchBridge; a declaration that promises another
+// signature than the code has fails here.
 import * as impl from "../src/index";
 import * as implReact from "../src/react";
 import * as implTools from "../src/tools";
@@ -25,29 +27,6 @@ export const hooks: typeof DeclReact = implReact;
 export const tools: typeof DeclTools = implTools;
 export const extras: typeof DeclChatGPT = implChatGPT;
 export const mcp: typeof DeclMCP = implMCP;
-
-// Types declared on both sides.
-export const types: [
-  Same<Decl.Host, impl.Host>,
-  Same<Decl.DisplayMode, impl.DisplayMode>,
-  Same<Decl.Feature, impl.Feature>,
-  Same<Decl.ErrorCode, impl.ErrorCode>,
-  Same<Decl.Config, impl.Config>,
-  Same<Decl.CallToolResult, impl.CallToolResult>,
-  Same<DeclTools.ViewToolConfig, implTools.ViewToolConfig>,
-  Same<DeclTools.ViewToolResult, implTools.ViewToolResult>,
-  Same<DeclTools.ViewToolHandler, implTools.ViewToolHandler>,
-  Same<DeclChatGPT.FileRef, implChatGPT.FileRef>,
-  Same<DeclChatGPT.View, implChatGPT.View>,
-  Same<DeclChatGPT.ModalOptions, implChatGPT.ModalOptions>,
-  Same<DeclChatGPT.Extra, implChatGPT.Extra>,
-  Same<DeclMCP.RequestOptions, implMCP.RequestOptions>,
-  Same<DeclMCP.PageParams, implMCP.PageParams>,
-  Same<DeclMCP.ListResult<"tools", DeclMCP.Listed>, implMCP.ListResult<"tools", implMCP.Listed>>,
-  Same<DeclMCP.Listed, implMCP.Listed>,
-  Same<DeclMCP.SamplingParams, implMCP.SamplingParams>,
-  Same<DeclMCP.SamplingResult, implMCP.SamplingResult>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 // Parameters, exactly: a declared method is compared bivariantly above, so
 // a declaration could take a wider or narrower argument than the code and
