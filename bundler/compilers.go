@@ -149,7 +149,7 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			if c.refreshesJSX(a.Path) {
 				return c.component("refresh", a.Path), nil
 			}
-			if !c.jsxConfig(filepath.Dir(a.Path)).solid {
+			if !c.jsxConfig(filepath.Dir(a.Path)).Solid {
 				return api.OnLoadResult{}, nil // esbuild's own JSX (tsconfig's jsxImportSource applies)
 			}
 			return c.component("solid", a.Path), nil

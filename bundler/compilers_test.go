@@ -293,18 +293,6 @@ func TestBuilderReusesOneNodeProcess(t *testing.T) {
 	}
 }
 
-func TestStripJSONC(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"a": 1, // c` + "\n}":         `{"a": 1 ` + "\n}",
-		`{/* x */"a": "/* not */",}`:    `{"a": "/* not */"}`,
-		`{"a": "q\"//", "b": [1, 2, ]}`: `{"a": "q\"//", "b": [1, 2 ]}`,
-	} {
-		if got := string(stripJSONC([]byte(in))); got != want {
-			t.Errorf("stripJSONC(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Tailwind's candidates come from the widget's module graph (a component
 // shared from outside the widget folder included; a file nothing imports
 // excluded) plus the stylesheet's @source globs.

@@ -1,10 +1,10 @@
 package bundler
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/widgetd/widgetd/bundler/internal/tsconfig"
 )
 
 // esbuild's resolver reads the package.json, tsconfig.json and jsconfig.json
@@ -76,32 +76,18 @@ func (c *containment) checkSpecial(p string) error {
 
 // checkExtends checks the files the tsconfig or jsconfig at file "extends"
 // (a path, a list of paths, or a package's config), and theirs in turn up to
-// maxExtends deep, the way checkSpecial checks the config itself. A file
+// tsconfig.MaxExtends deep, the way checkSpecial checks the config itself. A file
 // that cannot be read or parsed is esbuild's to report.
 func (c *containment) checkExtends(file string, depth int) error {
-	if depth >= maxExtends {
+	if depth >= tsconfig.MaxExtends {
 		return nil
 	}
 	data, err := readBounded(file)
 	if err != nil {
 		return nil
 	}
-	var tc struct {
-		Extends json.RawMessage `json:"extends"`
-	}
-	if json.Unmarshal(stripJSONC(data), &tc) != nil || len(tc.Extends) == 0 {
-		return nil
-	}
-	var parents []string
-	if json.Unmarshal(tc.Extends, &parents) != nil {
-		var one string
-		if json.Unmarshal(tc.Extends, &one) != nil {
-			return nil
-		}
-		parents = []string{one}
-	}
-	for _, parent := range parents {
-		for _, p := range extendsCandidates(filepath.Dir(file), parent) {
+	for _, parent := range tsconfig.Extends(data) {
+		for _, p := range tsconfig.ExtendsCandidates(filepath.Dir(file), parent) {
 			if err := c.checkSpecial(p); err != nil {
 				return err
 			}
@@ -113,30 +99,4 @@ func (c *containment) checkExtends(file string, depth int) error {
 		}
 	}
 	return nil
-}
-
-// extendsCandidates are the files an "extends" of parent, written in a
-// config in dir, may name: the path itself and with ".json" added, relative
-// to dir or absolute; for a package name, the same under every node_modules
-// from dir up, and the package's own tsconfig.json.
-func extendsCandidates(dir, parent string) []string {
-	withJSON := func(p string) []string {
-		if strings.HasSuffix(p, ".json") {
-			return []string{p}
-		}
-		return []string{p, p + ".json", filepath.Join(p, "tsconfig.json")}
-	}
-	if filepath.IsAbs(parent) {
-		return withJSON(filepath.Clean(parent))
-	}
-	if strings.HasPrefix(parent, ".") {
-		return withJSON(filepath.Join(dir, filepath.FromSlash(parent)))
-	}
-	var out []string
-	for d := dir; ; d = filepath.Dir(d) {
-		out = append(out, withJSON(filepath.Join(d, "node_modules", filepath.FromSlash(parent)))...)
-		if filepath.Dir(d) == d {
-			return out
-		}
-	}
 }
