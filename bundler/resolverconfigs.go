@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/widgetd/widgetd/bundler/internal/specifier"
 	"github.com/widgetd/widgetd/bundler/internal/tsconfig"
 )
 
@@ -22,8 +23,8 @@ import (
 // node_modules on the way.
 func (c *containment) checkResolverConfigs(dir, spec string) error {
 	pkg := ""
-	if isBareSpecifier(spec) {
-		pkg, _ = splitPackage(spec)
+	if specifier.IsBare(spec) {
+		pkg, _ = specifier.SplitPackage(spec)
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if err := c.checkConfigsIn(d); err != nil {
