@@ -22,6 +22,7 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
@@ -292,10 +293,10 @@ func New(opts Options) (*Builder, error) {
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
 	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
-	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
+	if b.contain, err = contain.New(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}
-	if err := b.contain.checkStyles(pc.styles); err != nil {
+	if err := checkStyles(b.contain, pc.styles); err != nil {
 		return nil, err
 	}
 	b.projectStyles = pc.styles

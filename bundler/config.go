@@ -430,11 +430,3 @@ func validateDomain(d string) error {
 	}
 	return nil
 }
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
-}

@@ -14,9 +14,10 @@ import (
 // fileOpeners are the functions of package bundler and the packages under
 // it allowed to call the os package's file readers directly, each with the
 // reason, keyed by the file's path from bundler/ and the function's name. Everything else
-// reads through containment.readFile (sources), readBounded (files the build
-// consults) or readConfigFile, all over internal/regularfile, which refuses
-// FIFOs and devices and bounds what it reads. A reader added later that calls os.ReadFile fails this test.
+// reads through bundler/internal/contain: Reader.ReadFile (sources),
+// ReadBounded (files the build consults) or ReadConfigFile, all over
+// internal/regularfile, which refuses FIFOs and devices and bounds what it
+// reads. A reader added later that calls os.ReadFile fails this test.
 var fileOpeners = map[string]string{
 	"internal/distwrite/writeall.go:copyInto":  "copies a retained file of the previous dist/ (opened through regularfile.Open), hard-linking when it can",
 	"compress.go:load":                         "reads widgetd's own compression cache (outside the project, written by widgetd)",
@@ -70,7 +71,7 @@ func TestEveryReaderIsListed(t *testing.T) {
 				key := name + ":" + fn.Name.Name
 				seen[key] = true
 				if _, ok := fileOpeners[key]; !ok {
-					t.Errorf("%s: %s calls os.%s; read sources through containment.readFile and other files through readBounded, or list it in fileOpeners with the reason", fset.Position(sel.Pos()), fn.Name.Name, sel.Sel.Name)
+					t.Errorf("%s: %s calls os.%s; read sources through contain.Reader.ReadFile and other files through contain.ReadBounded, or list it in fileOpeners with the reason", fset.Position(sel.Pos()), fn.Name.Name, sel.Sel.Name)
 				}
 				return true
 			})

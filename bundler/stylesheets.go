@@ -68,12 +68,12 @@ func resolveStyleList(doc *strictjson.Doc, base string, list []string) ([]styleR
 	return refs, nil
 }
 
-// checkStyles applies the build's containment to listed stylesheets
+// checkStyles applies the build's containment c to listed stylesheets
 // (inside the project or allowOutside, regular files, within the size
 // limit), reporting a refusal at the list entry.
-func (c *containment) checkStyles(refs []styleRef) error {
+func checkStyles(c *containment, refs []styleRef) error {
 	for _, r := range refs {
-		if err := c.check(r.spec, r.path, r.named); err != nil {
+		if err := c.Check(r.spec, r.path, r.named); err != nil {
 			d := r.at
 			d.Message, d.Code = err.Error(), codeOf(err)
 			return &diag.Error{Diagnostics: []diag.Diagnostic{d}}

@@ -1,4 +1,4 @@
-package bundler
+package contain
 
 import (
 	"os"
@@ -17,11 +17,15 @@ import (
 // a tsconfig.json or jsconfig.json "extends", which esbuild opens too) is a
 // FIFO, socket or device.
 
+// ResolverConfigs are the files esbuild consults in a folder while
+// resolving and compiling the files below it.
+var ResolverConfigs = []string{"package.json", "tsconfig.json", "jsconfig.json"}
+
 // checkResolverConfigs returns why esbuild may not resolve from dir (a
 // resolver config file there or above is not a regular file), or nil; spec,
 // when a bare package name, adds that package's package.json in every
 // node_modules on the way.
-func (c *containment) checkResolverConfigs(dir, spec string) error {
+func (c *Reader) checkResolverConfigs(dir, spec string) error {
 	pkg := ""
 	if specifier.IsBare(spec) {
 		pkg, _ = specifier.SplitPackage(spec)
@@ -42,14 +46,14 @@ func (c *containment) checkResolverConfigs(dir, spec string) error {
 }
 
 // checkConfigsIn checks dir's resolver configs once per build.
-func (c *containment) checkConfigsIn(dir string) error {
+func (c *Reader) checkConfigsIn(dir string) error {
 	c.mu.Lock()
 	done := c.configsOK[dir]
 	c.mu.Unlock()
 	if done {
 		return nil
 	}
-	for _, name := range resolverConfigs {
+	for _, name := range ResolverConfigs {
 		if err := c.checkSpecial(filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -67,7 +71,7 @@ func (c *containment) checkConfigsIn(dir string) error {
 
 // checkSpecial refuses p when it exists and is a FIFO, socket or device
 // (a folder or a missing file is esbuild's to report).
-func (c *containment) checkSpecial(p string) error {
+func (c *Reader) checkSpecial(p string) error {
 	st, err := os.Stat(p)
 	if err != nil || st.IsDir() || st.Mode().IsRegular() {
 		return nil
@@ -79,11 +83,11 @@ func (c *containment) checkSpecial(p string) error {
 // (a path, a list of paths, or a package's config), and theirs in turn up to
 // tsconfig.MaxExtends deep, the way checkSpecial checks the config itself. A file
 // that cannot be read or parsed is esbuild's to report.
-func (c *containment) checkExtends(file string, depth int) error {
+func (c *Reader) checkExtends(file string, depth int) error {
 	if depth >= tsconfig.MaxExtends {
 		return nil
 	}
-	data, err := readBounded(file)
+	data, err := ReadBounded(file)
 	if err != nil {
 		return nil
 	}
