@@ -83,7 +83,7 @@ func firstHTML(out *Output) string { return string(out.Files[out.Manifest.Widget
 
 // writeProjectWith is writeProject with node_modules linked to modules. A
 // node_modules that links outside the project is read only from a folder
-// named in allowOutside (contain.go), so the project names it.
+// named in allowOutside (bundler/internal/contain), so the project names it.
 func writeProjectWith(t *testing.T, modules string, files map[string]string) string {
 	t.Helper()
 	if _, ok := files[layout.ProjectConfigFile]; !ok {

@@ -105,7 +105,7 @@ type projectConfig struct {
 	// AllowOutside names folders outside the project (relative to it, or
 	// absolute) that a build may read files from on purpose, e.g.
 	// ["../shared-ui"]. Everything else outside the project and the
-	// node_modules it uses is an error (see contain.go).
+	// node_modules it uses is an error (see bundler/internal/contain).
 	AllowOutside []string `json:"allowOutside,omitempty"`
 	// MaxSourceSize is the largest source file a build reads, in bytes;
 	// default 50 MiB.
