@@ -5,6 +5,7 @@ import (
 
 	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // Every file a build reads goes through bundler/internal/contain (the
@@ -68,6 +69,9 @@ func codeOf(err error) string { return contain.CodeOf(err) }
 
 // limitCode returns name when it is a limit code, else "".
 func limitCode(name string) string { return contain.LimitCode(name) }
+
+// formatBytes writes n as B, KiB or MiB.
+func formatBytes(n int64) string { return regularfile.FormatBytes(n) }
 
 // unwrapPathErr is the cause inside a *fs.PathError, or err.
 func unwrapPathErr(err error) error { return contain.PathErrCause(err) }

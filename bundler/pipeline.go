@@ -157,7 +157,7 @@ func (b *Builder) discover() error {
 			err = b.contain.CheckWidget(w.Dir, w.Config.Entry, w.Entry)
 		}
 		if err == nil {
-			err = checkStyles(b.contain, w.styles)
+			err = checkStyles(b.contain, w.Styles)
 		}
 		if err == nil && w.HTMLEntry {
 			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)

@@ -1,4 +1,4 @@
-package bundler
+package config
 
 import (
 	"fmt"
@@ -8,19 +8,21 @@ import (
 	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/bundler/strictjson"
-	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // The validation of the widgetd.json fields that set the build's limits;
 // the limits themselves (a code per kind of refusal, the source and config
 // size guards) are bundler/internal/contain's.
 
-// formatBytes writes n as B, KiB or MiB.
-func formatBytes(n int64) string { return regularfile.FormatBytes(n) }
+// DefaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
+// widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
+// 1 MiB, and an inline document travels whole, inside JSON, in every
+// resources/read answer.
+const DefaultHTMLBudget = 1 << 20
 
 // checkLimits validates the project file's allowOutside, maxSourceSize and
 // htmlBudget.
-func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
+func checkLimits(doc *strictjson.Doc, dir string, pc *Project) error {
 	for i, o := range pc.AllowOutside {
 		field := fmt.Sprintf("allowOutside[%d]", i)
 		if o == "" {
@@ -32,7 +34,7 @@ func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return doc.ErrPath(field, "allowOutside %q: %v", o, unwrapPathErr(err))
+			return doc.ErrPath(field, "allowOutside %q: %v", o, contain.PathErrCause(err))
 		}
 		if !st.IsDir() {
 			return doc.ErrPath(field, "allowOutside %q is a file; name the folder that holds it", o)
@@ -42,7 +44,7 @@ func checkLimits(doc *strictjson.Doc, dir string, pc *projectConfig) error {
 		return doc.ErrPath("maxSourceSize", "maxSourceSize must be a positive number of bytes (default %d, 50 MiB)", contain.DefaultMaxSourceSize)
 	}
 	if pc.HTMLBudget < 0 {
-		return doc.ErrPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", defaultHTMLBudget)
+		return doc.ErrPath("htmlBudget", "htmlBudget must be a positive number of bytes (default %d, 1 MiB)", DefaultHTMLBudget)
 	}
 	return nil
 }
