@@ -17,6 +17,7 @@ type Error struct {
 	Code, Msg string
 }
 
+// Error returns the refusal's message.
 func (e *Error) Error() string { return e.Msg }
 
 // LimitCode returns name when it is a limit code (esbuild carries it as the
