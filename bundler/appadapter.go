@@ -72,9 +72,9 @@ var (
 // goes without the adapter.
 func (b *Builder) appAdapterPlugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-app-adapter", Setup: func(pb api.PluginBuild) {
-		ns := jstransform.NewNamespaceReexports(b.contain.readFile)
+		ns := jstransform.NewNamespaceReexports(b.contain.ReadFile)
 		pb.OnLoad(api.OnLoadOptions{Filter: scriptModules, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			data, err := b.contain.readFile("", a.Path, "")
+			data, err := b.contain.ReadFile("", a.Path, "")
 			if isLimitError(err) {
 				return loadError(err), nil
 			}

@@ -3,15 +3,15 @@ package bundler
 import (
 	"fmt"
 
+	"github.com/widgetd/widgetd/bundler/internal/config"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
 )
 
-// defaultHTMLBudget is the per-widget HTML size budget (1 MiB) unless
-// widgetd.json "htmlBudget" says otherwise. Some hosts cap an app's HTML at
-// 1 MiB, and an inline document travels whole, inside JSON, in every
-// resources/read answer.
-const defaultHTMLBudget = 1 << 20
+// defaultHTMLBudget is the per-widget HTML size budget
+// (config.DefaultHTMLBudget, 1 MiB) unless widgetd.json "htmlBudget" says
+// otherwise.
+const defaultHTMLBudget = config.DefaultHTMLBudget
 
 // checkHTMLBudget reports a widget document over the budget: a warning, or
 // with Options.Strict an error.

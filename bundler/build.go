@@ -22,6 +22,8 @@ import (
 	"github.com/tdewolff/minify/v2"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/config"
+	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/bundler/internal/distwrite"
 	"github.com/widgetd/widgetd/bundler/internal/precompress"
 	"github.com/widgetd/widgetd/bundler/internal/viteenv"
@@ -179,7 +181,7 @@ type Builder struct {
 	audit func(ctx context.Context, b *Builder, res *Result) []diag.Diagnostic
 	// projectStyles are widgetd.json's "styles" (stylesheets.go); the
 	// up-to-date key covers them through widgetd.json's bytes.
-	projectStyles []styleRef
+	projectStyles []config.StyleRef
 	// entryAnalyses caches which entries are component entries
 	// (componententry.go).
 	entryAnalyses *entryAnalyses
@@ -294,13 +296,13 @@ func New(opts Options) (*Builder, error) {
 		progress: opts.Progress, progressDelay: progressDelay, audit: opts.Audit}
 	b.compilers = newCompilers(b)
 	b.entryAnalyses = &entryAnalyses{cache: map[string]componentEntry{}}
-	if b.contain, err = newContainment(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
+	if b.contain, err = contain.New(root, b.widgetsDir, pc.AllowOutside, pc.MaxSourceSize, display); err != nil {
 		return nil, err
 	}
-	if err := b.contain.checkStyles(pc.styles); err != nil {
+	if err := checkStyles(b.contain, pc.StyleRefs); err != nil {
 		return nil, err
 	}
-	b.projectStyles = pc.styles
+	b.projectStyles = pc.StyleRefs
 	b.htmlBudget = defaultHTMLBudget
 	if pc.HTMLBudget > 0 {
 		b.htmlBudget = pc.HTMLBudget

@@ -150,7 +150,7 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			if c.refreshesJSX(a.Path) {
 				return c.component("refresh", a.Path), nil
 			}
-			if !c.jsxConfig(filepath.Dir(a.Path)).solid {
+			if !c.jsxConfig(filepath.Dir(a.Path)).Solid {
 				return api.OnLoadResult{}, nil // esbuild's own JSX (tsconfig's jsxImportSource applies)
 			}
 			return c.component("solid", a.Path), nil
@@ -178,7 +178,7 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 
 // component compiles one .vue, .svelte or Solid file.
 func (c *compilers) component(op, file string) api.OnLoadResult {
-	src, err := c.b.contain.readFile("", file, "")
+	src, err := c.b.contain.ReadFile("", file, "")
 	if err != nil {
 		return loadError(err)
 	}
@@ -290,7 +290,7 @@ func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	if !within(root, file) || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 		return api.OnLoadResult{}
 	}
-	src, err := c.b.contain.readFile("", file, "")
+	src, err := c.b.contain.ReadFile("", file, "")
 	if isLimitError(err) {
 		return loadError(err)
 	}
@@ -347,7 +347,7 @@ func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.On
 	}
 	cfg, _ := req["config"].(string)
 	twCfg, _ := req["tailwindConfig"].(string)
-	if m := c.checkCSSReads(file, src, cfg, twCfg); m != nil {
+	if m := c.b.contain.CheckCSSReads(file, c.b.relPath(file), src, cfg, twCfg); m != nil {
 		if inComponent {
 			m.Location = &api.Location{File: m.Location.File} // the position is in the <style> block
 		}
@@ -366,7 +366,7 @@ func (c *compilers) compileCSS(file string, src []byte, inComponent bool) api.On
 		}
 		return c.failure(op, file, src, err)
 	}
-	if m := c.checkCSSDependencies(file, out.Dependencies); m != nil {
+	if m := c.b.contain.CheckCSSDependencies(c.b.relPath(file), out.Dependencies); m != nil {
 		return api.OnLoadResult{Errors: []api.Message{*m}}
 	}
 	c.noteCSSRead(out.Dependencies)

@@ -83,7 +83,7 @@ func firstHTML(out *Output) string { return string(out.Files[out.Manifest.Widget
 
 // writeProjectWith is writeProject with node_modules linked to modules. A
 // node_modules that links outside the project is read only from a folder
-// named in allowOutside (contain.go), so the project names it.
+// named in allowOutside (bundler/internal/contain), so the project names it.
 func writeProjectWith(t *testing.T, modules string, files map[string]string) string {
 	t.Helper()
 	if _, ok := files[layout.ProjectConfigFile]; !ok {
@@ -290,18 +290,6 @@ func TestBuilderReusesOneNodeProcess(t *testing.T) {
 	}
 	if n := b.compilers.node.Started(); n != 1 {
 		t.Fatalf("Node started %d times across two builds, want 1", n)
-	}
-}
-
-func TestStripJSONC(t *testing.T) {
-	for in, want := range map[string]string{
-		`{"a": 1, // c` + "\n}":         `{"a": 1 ` + "\n}",
-		`{/* x */"a": "/* not */",}`:    `{"a": "/* not */"}`,
-		`{"a": "q\"//", "b": [1, 2, ]}`: `{"a": "q\"//", "b": [1, 2 ]}`,
-	} {
-		if got := string(stripJSONC([]byte(in))); got != want {
-			t.Errorf("stripJSONC(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

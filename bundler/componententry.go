@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/tsconfig"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/mountid"
 )
@@ -186,7 +186,7 @@ func (b *Builder) entryFramework(w *widget, code []byte) string {
 		{"react-dom", frameworkReact}, {"preact", frameworkPreact}, {"vue", frameworkVue},
 		{"svelte", frameworkSvelte}, {"solid-js", frameworkSolid},
 	} {
-		if dependsOn(dir, c.pkg) {
+		if tsconfig.DependsOn(dir, c.pkg, readBounded) {
 			return c.framework
 		}
 	}
@@ -220,27 +220,18 @@ func frameworkOfImport(spec string) string {
 // frameworkOfJSXSource reads the jsxImportSource of the tsconfig.json or
 // jsconfig.json nearest to dir (the one esbuild uses there).
 func frameworkOfJSXSource(dir string) string {
-	for d := dir; ; d = filepath.Dir(d) {
-		for _, n := range []string{"tsconfig.json", "jsconfig.json"} {
-			file := filepath.Join(d, n)
-			if st, err := os.Stat(file); err != nil || st.IsDir() {
-				continue
-			}
-			jsx, source := readJSXOptions(file, 0)
-			switch {
-			case source == "solid-js" || (jsx == "preserve" && source == "" && dependsOn(d, "solid-js")):
-				return frameworkSolid
-			case strings.HasPrefix(source, "preact"):
-				return frameworkPreact
-			case source == "react":
-				return frameworkReact
-			}
-			return ""
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
+	o, ok := tsconfig.Nearest(dir, readBounded)
+	switch {
+	case !ok:
+		return ""
+	case o.Solid(readBounded):
+		return frameworkSolid
+	case strings.HasPrefix(o.ImportSource, "preact"):
+		return frameworkPreact
+	case o.ImportSource == "react":
+		return frameworkReact
 	}
+	return ""
 }
 
 // rendersNothingWarning warns when a widget's document renders nothing: no

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/widgetd/widgetd/bundler/internal/config"
 )
 
 // The mount widgetd generates for a component entry (componententry.go).
@@ -64,15 +66,15 @@ func (b *Builder) componentMountSource(w *widget, ce componentEntry) string {
 	fmt.Fprintf(&sb, "import * as __m from %s;\n", q)
 	wrap := "__inner"
 	for i := len(w.Config.Provider) - 1; i >= 0; i-- {
-		p, _ := parseProvider(w.Config.Provider[i].Use)
-		mod := p.module
+		p, _ := config.ParseProvider(w.Config.Provider[i].Use)
+		mod := p.Module
 		if strings.HasPrefix(mod, "./") || strings.HasPrefix(mod, "../") {
 			mod = filepath.Join(w.Dir, filepath.FromSlash(mod))
 		}
 		mq, _ := json.Marshal(mod)
 		name := fmt.Sprintf("__P%d", i)
-		fmt.Fprintf(&sb, "import { %s as %s } from %s;\n", p.export, name, mq)
-		props := w.Config.Provider[i].propsJS()
+		fmt.Fprintf(&sb, "import { %s as %s } from %s;\n", p.Export, name, mq)
+		props := w.Config.Provider[i].PropsJS()
 		switch ce.framework {
 		case frameworkVue:
 			wrap = fmt.Sprintf("__app.use(%s, %s);\n", name, props) + strings.TrimPrefix(wrap, "__inner")

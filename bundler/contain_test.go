@@ -429,28 +429,3 @@ func TestHTMLBudget(t *testing.T) {
 		t.Errorf("strict failure wrote dist/: %v", err)
 	}
 }
-
-// TestWithin: containment is by path element, so a name that merely starts
-// with ".." ("..foo") is inside, and a sibling sharing a prefix is not.
-func TestWithin(t *testing.T) {
-	base := filepath.FromSlash("/p/project")
-	for _, tc := range []struct {
-		p    string
-		want bool
-	}{
-		{"/p/project", true},
-		{"/p/project/widgets/a", true},
-		{"/p/project/..foo", true},
-		{"/p/project/..foo/bar.css", true},
-		{"/p/project/.hidden", true},
-		{"/p", false},
-		{"/p/other", false},
-		{"/p/project-2", false},
-		{"/p/project/../other", false},
-		{"relative", false},
-	} {
-		if got := within(base, filepath.FromSlash(tc.p)); got != tc.want {
-			t.Errorf("within(%q, %q) = %v, want %v", base, tc.p, got, tc.want)
-		}
-	}
-}

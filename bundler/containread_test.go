@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/diag"
-	"github.com/widgetd/widgetd/internal/displaypath"
-	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
 // wayIn is one way a source can try to make the build read a file it may
@@ -306,31 +304,6 @@ func unblockFIFO(p string) {
 	}
 	if f != nil {
 		f.Close()
-	}
-}
-
-// TestReadFileBounded: readFile refuses a file that grows past
-// maxSourceSize after its size was listed, by reading, not by trusting the
-// listed size.
-func TestReadFileBounded(t *testing.T) {
-	_, root := outsideFixture(t)
-	c, err := newContainment(root, filepath.Join(root, "widgets"), nil, 10, displaypath.Base{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(root, "widgets/w/data.txt")
-	writeFiles(t, root, map[string]string{"widgets/w/data.txt": "0123456789"})
-	if data, err := c.readFile("", p, ""); err != nil || string(data) != "0123456789" {
-		t.Fatalf("a file of exactly the limit: %q, %v", data, err)
-	}
-	writeFiles(t, root, map[string]string{"widgets/w/data.txt": "0123456789A"})
-	if _, err := c.readFile("./data.txt", p, ""); codeOf(err) != diag.CodeSourceTooLarge {
-		t.Fatalf("a file over the limit: %v", err)
-	}
-	// /proc files list a size of 0: the read itself must stop at limit+1.
-	var tl *regularfile.TooLargeError
-	if _, err := readRegular("environ", "/proc/self/environ", 4); !errors.As(err, &tl) || tl.Size != 5 {
-		t.Fatalf("readRegular of a /proc file listed as 0 bytes, limit 4: want too large after reading 5 bytes, got %v", err)
 	}
 }
 

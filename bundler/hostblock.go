@@ -175,7 +175,7 @@ func (b *Builder) inputsMatching(in []string, match func([]byte) bool) []string 
 		if strings.Contains(p, ":") || strings.HasPrefix(p, "<") {
 			continue
 		}
-		data, err := b.contain.readFile("", filepath.Join(b.root, filepath.FromSlash(p)), "")
+		data, err := b.contain.ReadFile("", filepath.Join(b.root, filepath.FromSlash(p)), "")
 		if err == nil && match(data) {
 			out = append(out, p)
 		}

@@ -70,7 +70,7 @@ func parseHTMLEntry(file, display, widgetDir, projectDir string, c *containment)
 // readHTMLEntry reads an HTML entry within the size limit and checks that it
 // is UTF-8 (after a byte order mark).
 func readHTMLEntry(file, display string, c *containment) ([]byte, error) {
-	data, err := c.readFile(filepath.Base(file), file, "")
+	data, err := c.ReadFile(filepath.Base(file), file, "")
 	if isLimitError(err) {
 		return nil, limitDiag(display, 0, 0, err)
 	}
@@ -329,14 +329,14 @@ func localImport(ref, htmlDir, widgetDir, projectDir string, c *containment) (st
 	} else {
 		abs = filepath.Join(htmlDir, filepath.FromSlash(ref))
 	}
-	if err := c.check(ref, abs, ""); err != nil {
+	if err := c.Check(ref, abs, ""); err != nil {
 		return "", err // outside, a FIFO or device, too large
 	}
-	if !within(projectDir, abs) && !c.allowsFile(abs) {
-		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.display.Show(projectDir), layout.ProjectConfigFile)
+	if !within(projectDir, abs) && !c.AllowsFile(abs) {
+		return "", fmt.Errorf("%q is outside the project (%s); move it inside, or add its folder to \"allowOutside\" in %s", ref, c.Show(projectDir), layout.ProjectConfigFile)
 	}
 	if st, err := os.Stat(abs); err != nil || !st.Mode().IsRegular() {
-		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.display.Show(abs))
+		return "", fmt.Errorf("%q does not exist (looked for %s)", ref, c.Show(abs))
 	}
 	rel, _ := filepath.Rel(htmlDir, abs)
 	rel = filepath.ToSlash(rel)

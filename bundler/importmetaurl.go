@@ -28,7 +28,7 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 		if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
 			return api.OnLoadResult{}, nil
 		}
-		data, err := b.contain.readFile("", a.Path, "")
+		data, err := b.contain.ReadFile("", a.Path, "")
 		if isLimitError(err) {
 			return loadError(err), nil
 		}
@@ -98,7 +98,7 @@ func (b *Builder) importMetaURLTargetErrors(file, src string) []api.Message {
 	var errs []api.Message
 	for _, loc := range importMetaURLRE.FindAllStringSubmatchIndex(src, -1) {
 		spec := src[loc[6]:loc[7]]
-		err := b.contain.check(spec, filepath.Join(filepath.Dir(file), filepath.FromSlash(spec)), "")
+		err := b.contain.Check(spec, filepath.Join(filepath.Dir(file), filepath.FromSlash(spec)), "")
 		if err == nil {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/internal/npminstall"
+	"github.com/widgetd/widgetd/bundler/internal/specifier"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -114,14 +115,14 @@ func resolveText(spec string, notes []string, installDir, pm string, why []strin
 		}
 		return msg + "; import a path the package exports, or check the package version"
 	}
-	if isBareSpecifier(spec) && len(why) > 0 {
+	if specifier.IsBare(spec) && len(why) > 0 {
 		// Installed, but its package.json does not lead to a file: say
 		// what esbuild found wrong rather than "not installed".
-		pkg, _ := splitPackage(spec)
+		pkg, _ := specifier.SplitPackage(spec)
 		return fmt.Sprintf("%s: the package %q is installed, but its package.json does not lead to a file: %s; check the package's \"exports\" (or \"main\"), or reinstall it", head, pkg, strings.Join(why, "; "))
 	}
-	if isBareSpecifier(spec) {
-		pkg, _ := splitPackage(spec)
+	if specifier.IsBare(spec) {
+		pkg, _ := specifier.SplitPackage(spec)
 		where := "the widget's folder"
 		if installDir != "" {
 			where = installDir
@@ -129,12 +130,6 @@ func resolveText(spec string, notes []string, installDir, pm string, why []strin
 		return fmt.Sprintf("%s: the package %q is not installed; run `%s` in %s", head, pkg, npminstall.AddCommand(pm, pkg), where)
 	}
 	return head + ": no such file; check the path (relative to the importing file) and its extension"
-}
-
-// isBareSpecifier reports whether an import names a package rather than a
-// file.
-func isBareSpecifier(spec string) bool {
-	return spec != "" && !strings.HasPrefix(spec, ".") && !strings.HasPrefix(spec, "/") && !strings.Contains(spec, ":")
 }
 
 // joinNotes appends the notes that help a widget author to text as

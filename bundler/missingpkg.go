@@ -9,6 +9,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/internal/npminstall"
+	"github.com/widgetd/widgetd/bundler/internal/specifier"
 	"github.com/widgetd/widgetd/diag"
 )
 
@@ -30,7 +31,7 @@ func (b *Builder) missingPackageOf(m api.Message) (missingPackage, bool) {
 		return mp, true
 	}
 	sub := couldNotResolveRE.FindStringSubmatch(m.Text)
-	if sub == nil || !isBareSpecifier(sub[1]) {
+	if sub == nil || !specifier.IsBare(sub[1]) {
 		return missingPackage{}, false
 	}
 	for _, n := range m.Notes {
@@ -42,7 +43,7 @@ func (b *Builder) missingPackageOf(m api.Message) (missingPackage, bool) {
 	if dir == "" {
 		return missingPackage{}, false
 	}
-	pkg, _ := splitPackage(sub[1])
+	pkg, _ := specifier.SplitPackage(sub[1])
 	return missingPackage{pkg: pkg, dir: dir}, true
 }
 

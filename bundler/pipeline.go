@@ -122,7 +122,7 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 
 // discover finds and validates every widget, reporting all config errors at once.
 func (b *Builder) discover() error {
-	b.contain.reset()
+	b.contain.Reset()
 	entries, err := os.ReadDir(b.widgetsDir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -154,10 +154,10 @@ func (b *Builder) discover() error {
 		}
 		w, err := loadWidget(dir, b.displayPath(dir), b.publicURL)
 		if err == nil {
-			err = b.contain.checkWidget(w)
+			err = b.contain.CheckWidget(w.Dir, w.Config.Entry, w.Entry)
 		}
 		if err == nil {
-			err = b.contain.checkStyles(w.styles)
+			err = checkStyles(b.contain, w.Styles)
 		}
 		if err == nil && w.HTMLEntry {
 			w.html, err = parseHTMLEntry(w.Entry, b.displayPath(w.Entry), w.Dir, b.projectDir(), b.contain)

@@ -38,7 +38,7 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 	}
 	if real, err := filepath.EvalSymlinks(root); err == nil && real != root {
 		// public/ is a link: walk where it leads, if a build may read there.
-		if err := b.contain.check(publicDirName, root, ""); err != nil {
+		if err := b.contain.Check(publicDirName, root, ""); err != nil {
 			return nil, limitDiag(b.displayPath(root), 0, 0, err)
 		}
 		root = real
@@ -68,7 +68,7 @@ func (b *Builder) publicFiles() (map[string][]byte, error) {
 		}
 		// Symlinks, FIFOs and devices too: readFile follows a link only
 		// to where a build may read, and refuses all but regular files.
-		data, err := b.contain.readFile("public/"+rel, p, "")
+		data, err := b.contain.ReadFile("public/"+rel, p, "")
 		if isLimitError(err) {
 			return limitDiag(b.displayPath(p), 0, 0, err)
 		}

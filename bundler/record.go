@@ -219,10 +219,6 @@ func (b *Builder) recordResolverConfigs(rec *buildRecord, dirs map[string]bool) 
 	}
 }
 
-// resolverConfigs are the files esbuild consults in a folder while resolving
-// and compiling the files below it.
-var resolverConfigs = []string{"package.json", "tsconfig.json", "jsconfig.json"}
-
 func metafileOrEmpty(s string) string {
 	if s == "" {
 		return "{}"

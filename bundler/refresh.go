@@ -227,5 +227,5 @@ func (c *compilers) refreshesJSX(file string) bool {
 		return false
 	}
 	cfg := c.jsxConfig(filepath.Dir(file))
-	return !cfg.solid && !cfg.otherRuntime
+	return !cfg.Solid && !cfg.OtherRuntime
 }

@@ -2,13 +2,9 @@ package bundler
 
 import (
 	"html"
-	"regexp"
 
 	"github.com/widgetd/widgetd/internal/mountid"
 )
-
-// rootIDRE is the pattern an HTML id given as widget.json "root" must match.
-var rootIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:.-]{0,127}$`)
 
 // mountIDs decides the mount elements of the default shell: the widget.json
 // "root" when set; else every mount-like id the bundle looks up by a literal

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"github.com/widgetd/widgetd/bundler/internal/specifier"
 )
 
 // setupStyleCondition resolves a CSS @import of an npm package ("@import
@@ -25,26 +27,11 @@ func setupStyleCondition(pb api.PluginBuild) {
 	})
 }
 
-// splitPackage splits "@scope/pkg/sub/path" into "@scope/pkg" and "./sub/path"
-// ("." for the package itself).
-func splitPackage(spec string) (name, sub string) {
-	parts := strings.SplitN(spec, "/", 3)
-	n := 1
-	if strings.HasPrefix(spec, "@") && len(parts) > 1 {
-		n = 2
-	}
-	if len(parts) <= n {
-		return spec, "."
-	}
-	name = strings.Join(parts[:n], "/")
-	return name, "./" + strings.TrimPrefix(spec, name+"/")
-}
-
 // resolveStyle finds spec's stylesheet from the node_modules folders above
 // dir: the "style" condition of its package.json "exports" for the subpath,
 // else (for the package itself) its "style" field. "" when there is none.
 func resolveStyle(dir, spec string) string {
-	name, sub := splitPackage(spec)
+	name, sub := specifier.SplitPackage(spec)
 	for d := dir; ; d = filepath.Dir(d) {
 		pkgDir := filepath.Join(d, "node_modules", filepath.FromSlash(name))
 		if data, err := readBounded(filepath.Join(pkgDir, "package.json")); err == nil {
@@ -138,6 +125,6 @@ func styleCondition(v any) string {
 // and @tailwind rules that only Tailwind's compiler turns into CSS, so
 // bundling it as it is would ship an unstyled widget without a word.
 func needsCompiler(spec string) bool {
-	name, _ := splitPackage(spec)
+	name, _ := specifier.SplitPackage(spec)
 	return name == "tailwindcss" || strings.HasPrefix(name, "@tailwindcss/")
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
@@ -32,7 +33,7 @@ func TestNotUTF8(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tc.data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			c, err := newContainment(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
+			c, err := contain.New(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -101,7 +101,7 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 		}
 		// Checked before esbuild sees the file as one to watch (it reads
 		// watched files itself).
-		if err := b.contain.check(m[1], file, ""); err != nil {
+		if err := b.contain.Check(m[1], file, ""); err != nil {
 			return api.OnResolveResult{Errors: []api.Message{limitMessage(err)}}, nil
 		}
 		ns := map[string]string{"raw": rawNamespace, "url": urlNamespace, "inline": inlineNamespace,
@@ -141,7 +141,7 @@ func (b *Builder) setupSuffixes(pb api.PluginBuild) {
 // loadFileAs loads file's bytes, read through the containment, as a module
 // with the given loader, watched.
 func (b *Builder) loadFileAs(file string, loader api.Loader) api.OnLoadResult {
-	data, err := b.contain.readFile("", file, "")
+	data, err := b.contain.ReadFile("", file, "")
 	if err != nil {
 		return loadError(err)
 	}
@@ -177,7 +177,7 @@ func (b *Builder) bundleSeparately(file string, script bool, key string) (string
 	if len(r.Errors) > 0 {
 		text := messagesText(b.absLocations(r.Errors))
 		if code := limitCode(r.Errors[0].PluginName); code != "" {
-			return "", nil, &limitError{code, text} // keeps its code at the import
+			return "", nil, &limitError{Code: code, Msg: text} // keeps its code at the import
 		}
 		return "", nil, fmt.Errorf("%s", text)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 )
@@ -35,7 +36,7 @@ func FuzzParseHTMLEntry(f *testing.F) {
 		f.Fatal(err)
 	}
 	file := filepath.Join(widgetDir, "index.html")
-	c, err := newContainment(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
+	c, err := contain.New(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
 	if err != nil {
 		f.Fatal(err)
 	}

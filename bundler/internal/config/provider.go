@@ -1,4 +1,4 @@
-package bundler
+package config
 
 import (
 	"bytes"
@@ -14,29 +14,29 @@ import (
 // (componentmount.go), for hook libraries that read a React context (an
 // mcp-use, sunpeak or Skybridge-style provider) or Vue plugins.
 
-// providerEntry is one provider: Use names it ("module#Export", or "module"
+// Provider is one provider: Use names it ("module#Export", or "module"
 // for its default export), Props are the props it is rendered with (Vue:
 // the plugin's options).
-type providerEntry struct {
+type Provider struct {
 	Use   string          `json:"use"`
 	Props json.RawMessage `json:"props,omitempty"`
 }
 
-// propsJS is the provider's props as a JavaScript expression.
-func (p providerEntry) propsJS() string {
+// PropsJS is the provider's props as a JavaScript expression.
+func (p Provider) PropsJS() string {
 	if len(p.Props) == 0 {
 		return "null"
 	}
 	return string(p.Props)
 }
 
-// providerList is widget.json "provider": a string, an object {"use",
+// ProviderList is widget.json "provider": a string, an object {"use",
 // "props"}, or a list of them (outermost first).
-type providerList []providerEntry
+type ProviderList []Provider
 
 // UnmarshalJSON accepts "module#Export", {"use": …, "props": {…}}, or a
 // list of either.
-func (p *providerList) UnmarshalJSON(data []byte) error {
+func (p *ProviderList) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '[' {
 		var raw []json.RawMessage
@@ -56,13 +56,13 @@ func (p *providerList) UnmarshalJSON(data []byte) error {
 	if err != nil {
 		return err
 	}
-	*p = providerList{e}
+	*p = ProviderList{e}
 	return nil
 }
 
 // decodeProvider reads one provider: a string or an object.
-func decodeProvider(data json.RawMessage) (providerEntry, error) {
-	var e providerEntry
+func decodeProvider(data json.RawMessage) (Provider, error) {
+	var e Provider
 	if err := json.Unmarshal(data, &e.Use); err == nil {
 		return e, nil
 	}
@@ -72,30 +72,30 @@ func decodeProvider(data json.RawMessage) (providerEntry, error) {
 	return e, nil
 }
 
-// providerSpec is a provider's module (an npm package, or a path relative
+// ProviderSpec is a provider's module (an npm package, or a path relative
 // to the widget folder) and the export to use.
-type providerSpec struct {
-	module, export string
+type ProviderSpec struct {
+	Module, Export string
 }
 
 // jsIdentRE is a JavaScript identifier (ASCII), as an export name.
 var jsIdentRE = regexp.MustCompile(`^[A-Za-z_$][\w$]*$`)
 
-// parseProvider splits "module#Export" ("module" alone: its default export).
-func parseProvider(s string) (providerSpec, bool) {
+// ParseProvider splits "module#Export" ("module" alone: its default export).
+func ParseProvider(s string) (ProviderSpec, bool) {
 	mod, exp, hasExport := strings.Cut(s, "#")
 	if mod == "" || (hasExport && !jsIdentRE.MatchString(exp)) {
-		return providerSpec{}, false
+		return ProviderSpec{}, false
 	}
 	if !hasExport {
 		exp = "default"
 	}
-	return providerSpec{module: mod, export: exp}, true
+	return ProviderSpec{Module: mod, Export: exp}, true
 }
 
 // checkProvider validates widget.json "provider": script entries only,
 // each "module" or "module#Export", props an object.
-func (w *widget) checkProvider(doc *strictjson.Doc) error {
+func (w *Widget) checkProvider(doc *strictjson.Doc) error {
 	if len(w.Config.Provider) == 0 {
 		return nil
 	}
@@ -113,7 +113,7 @@ func (w *widget) checkProvider(doc *strictjson.Doc) error {
 			}
 			path += ".use"
 		}
-		if _, ok := parseProvider(e.Use); !ok {
+		if _, ok := ParseProvider(e.Use); !ok {
 			return doc.ErrPath(path, "provider %q must be \"module\" (its default export) or \"module#Export\", e.g. \"@acme/widget-kit#KitProvider\" or \"./Provider.tsx#Provider\"", e.Use)
 		}
 		if len(e.Props) > 0 && bytes.TrimSpace(e.Props)[0] != '{' {

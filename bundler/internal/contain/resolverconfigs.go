@@ -1,10 +1,11 @@
-package bundler
+package contain
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
+
+	"github.com/widgetd/widgetd/bundler/internal/specifier"
+	"github.com/widgetd/widgetd/bundler/internal/tsconfig"
 )
 
 // esbuild's resolver reads the package.json, tsconfig.json and jsconfig.json
@@ -16,14 +17,18 @@ import (
 // a tsconfig.json or jsconfig.json "extends", which esbuild opens too) is a
 // FIFO, socket or device.
 
+// ResolverConfigs are the files esbuild consults in a folder while
+// resolving and compiling the files below it.
+var ResolverConfigs = []string{"package.json", "tsconfig.json", "jsconfig.json"}
+
 // checkResolverConfigs returns why esbuild may not resolve from dir (a
 // resolver config file there or above is not a regular file), or nil; spec,
 // when a bare package name, adds that package's package.json in every
 // node_modules on the way.
-func (c *containment) checkResolverConfigs(dir, spec string) error {
+func (c *Reader) checkResolverConfigs(dir, spec string) error {
 	pkg := ""
-	if isBareSpecifier(spec) {
-		pkg, _ = splitPackage(spec)
+	if specifier.IsBare(spec) {
+		pkg, _ = specifier.SplitPackage(spec)
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if err := c.checkConfigsIn(d); err != nil {
@@ -41,14 +46,14 @@ func (c *containment) checkResolverConfigs(dir, spec string) error {
 }
 
 // checkConfigsIn checks dir's resolver configs once per build.
-func (c *containment) checkConfigsIn(dir string) error {
+func (c *Reader) checkConfigsIn(dir string) error {
 	c.mu.Lock()
 	done := c.configsOK[dir]
 	c.mu.Unlock()
 	if done {
 		return nil
 	}
-	for _, name := range resolverConfigs {
+	for _, name := range ResolverConfigs {
 		if err := c.checkSpecial(filepath.Join(dir, name)); err != nil {
 			return err
 		}
@@ -66,7 +71,7 @@ func (c *containment) checkConfigsIn(dir string) error {
 
 // checkSpecial refuses p when it exists and is a FIFO, socket or device
 // (a folder or a missing file is esbuild's to report).
-func (c *containment) checkSpecial(p string) error {
+func (c *Reader) checkSpecial(p string) error {
 	st, err := os.Stat(p)
 	if err != nil || st.IsDir() || st.Mode().IsRegular() {
 		return nil
@@ -76,32 +81,18 @@ func (c *containment) checkSpecial(p string) error {
 
 // checkExtends checks the files the tsconfig or jsconfig at file "extends"
 // (a path, a list of paths, or a package's config), and theirs in turn up to
-// maxExtends deep, the way checkSpecial checks the config itself. A file
+// tsconfig.MaxExtends deep, the way checkSpecial checks the config itself. A file
 // that cannot be read or parsed is esbuild's to report.
-func (c *containment) checkExtends(file string, depth int) error {
-	if depth >= maxExtends {
+func (c *Reader) checkExtends(file string, depth int) error {
+	if depth >= tsconfig.MaxExtends {
 		return nil
 	}
-	data, err := readBounded(file)
+	data, err := ReadBounded(file)
 	if err != nil {
 		return nil
 	}
-	var tc struct {
-		Extends json.RawMessage `json:"extends"`
-	}
-	if json.Unmarshal(stripJSONC(data), &tc) != nil || len(tc.Extends) == 0 {
-		return nil
-	}
-	var parents []string
-	if json.Unmarshal(tc.Extends, &parents) != nil {
-		var one string
-		if json.Unmarshal(tc.Extends, &one) != nil {
-			return nil
-		}
-		parents = []string{one}
-	}
-	for _, parent := range parents {
-		for _, p := range extendsCandidates(filepath.Dir(file), parent) {
+	for _, parent := range tsconfig.Extends(data) {
+		for _, p := range tsconfig.ExtendsCandidates(filepath.Dir(file), parent) {
 			if err := c.checkSpecial(p); err != nil {
 				return err
 			}
@@ -113,30 +104,4 @@ func (c *containment) checkExtends(file string, depth int) error {
 		}
 	}
 	return nil
-}
-
-// extendsCandidates are the files an "extends" of parent, written in a
-// config in dir, may name: the path itself and with ".json" added, relative
-// to dir or absolute; for a package name, the same under every node_modules
-// from dir up, and the package's own tsconfig.json.
-func extendsCandidates(dir, parent string) []string {
-	withJSON := func(p string) []string {
-		if strings.HasSuffix(p, ".json") {
-			return []string{p}
-		}
-		return []string{p, p + ".json", filepath.Join(p, "tsconfig.json")}
-	}
-	if filepath.IsAbs(parent) {
-		return withJSON(filepath.Clean(parent))
-	}
-	if strings.HasPrefix(parent, ".") {
-		return withJSON(filepath.Join(dir, filepath.FromSlash(parent)))
-	}
-	var out []string
-	for d := dir; ; d = filepath.Dir(d) {
-		out = append(out, withJSON(filepath.Join(d, "node_modules", filepath.FromSlash(parent)))...)
-		if filepath.Dir(d) == d {
-			return out
-		}
-	}
 }

@@ -1,4 +1,11 @@
-package bundler
+// Package config reads and validates a project's configuration files:
+// widgetd.json (Project, LoadProject) and each widget's widget.json
+// (WidgetFile, LoadWidget), with their "styles" lists and "provider"
+// entries, each problem a file:line:col diagnostic at the field. It is
+// separate from bundler because it decides what a valid project is, not
+// how it is built: it knows nothing of esbuild (the build passes its own
+// check of "targets") and reads its files through bundler/internal/contain.
+package config
 
 import (
 	"errors"
@@ -12,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bundler/internal/contain"
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/cspgen"
@@ -20,9 +28,9 @@ import (
 	"github.com/widgetd/widgetd/internal/regularfile"
 )
 
-// widgetConfig is the contents of widgets/<name>/widget.json. The JSON Schema
+// WidgetFile is the contents of widgets/<name>/widget.json. The JSON Schema
 // in widget.schema.json describes the same fields for editors.
-type widgetConfig struct {
+type WidgetFile struct {
 	// Schema is the editor hint "$schema"; ignored by the build.
 	Schema string `json:"$schema,omitempty"`
 	// Name is the widget's name, [a-z0-9-]+; defaults to the folder name.
@@ -38,7 +46,7 @@ type widgetConfig struct {
 	// CSP lists the origins the widget reaches.
 	CSP cspgen.Domains `json:"csp"`
 	// Permissions lists the browser permissions the widget asks the host for.
-	Permissions permissionsConfig `json:"permissions"`
+	Permissions Permissions `json:"permissions"`
 	// PrefersBorder asks the host for a bordered card; default true.
 	PrefersBorder *bool `json:"prefersBorder,omitempty"`
 	// Domain is the widget's dedicated HTTPS origin (openai/widgetDomain,
@@ -66,11 +74,11 @@ type widgetConfig struct {
 	// (outermost first), each "module#Export" or "module" (its default
 	// export) of an npm package or a path relative to the widget folder,
 	// or {"use": …, "props": {…}}. See provider.go.
-	Provider providerList `json:"provider,omitempty"`
+	Provider ProviderList `json:"provider,omitempty"`
 }
 
-// permissionsConfig is the "permissions" object of widget.json.
-type permissionsConfig struct {
+// Permissions is the "permissions" object of widget.json.
+type Permissions struct {
 	Camera         bool `json:"camera,omitempty"`
 	Microphone     bool `json:"microphone,omitempty"`
 	Geolocation    bool `json:"geolocation,omitempty"`
@@ -88,9 +96,9 @@ var (
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
-// projectConfig is the optional widgetd.json at the project root. Command-line
+// Project is the optional widgetd.json at the project root. Command-line
 // flags override it.
-type projectConfig struct {
+type Project struct {
 	Schema string `json:"$schema,omitempty"`
 	// WidgetsDir is the folder holding one folder per widget; default "widgets".
 	WidgetsDir string `json:"widgetsDir,omitempty"`
@@ -105,7 +113,7 @@ type projectConfig struct {
 	// AllowOutside names folders outside the project (relative to it, or
 	// absolute) that a build may read files from on purpose, e.g.
 	// ["../shared-ui"]. Everything else outside the project and the
-	// node_modules it uses is an error (see contain.go).
+	// node_modules it uses is an error (see bundler/internal/contain).
 	AllowOutside []string `json:"allowOutside,omitempty"`
 	// MaxSourceSize is the largest source file a build reads, in bytes;
 	// default 50 MiB.
@@ -119,16 +127,17 @@ type projectConfig struct {
 	// Styles are stylesheets every widget gets, relative to the project
 	// root, bundled before each widget's own "styles" (stylesheets.go).
 	Styles []string `json:"styles,omitempty"`
-	// styles are Styles resolved, with their places in widgetd.json.
-	styles []styleRef
+	// StyleRefs are Styles resolved, with their places in widgetd.json.
+	StyleRefs []StyleRef `json:"-"`
 }
 
-// loadProjectConfig reads widgetd.json in dir; a missing file gives the zero
-// config and no error.
-func loadProjectConfig(dir string) (projectConfig, error) {
-	var pc projectConfig
+// LoadProject reads widgetd.json in dir; a missing file gives the zero
+// config and no error. checkTargets is the build's check of "targets"
+// (esbuild's target names), reported at the field.
+func LoadProject(dir string, checkTargets func([]string) error) (Project, error) {
+	var pc Project
 	file := filepath.Join(dir, layout.ProjectConfigFile)
-	data, err := readConfigFile(file)
+	data, err := contain.ReadConfigFile(file)
 	if errors.Is(err, fs.ErrNotExist) {
 		return pc, nil
 	}
@@ -156,18 +165,18 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 			return pc, doc.ErrPath("publicUrl", "%v", err)
 		}
 	}
-	if _, _, err := parseTargets(pc.Targets); err != nil {
+	if err := checkTargets(pc.Targets); err != nil {
 		return pc, doc.ErrPath("targets", "%v", err)
 	}
-	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {
+	if pc.StyleRefs, err = ResolveStyleList(doc, dir, pc.Styles); err != nil {
 		return pc, err
 	}
 	return pc, nil
 }
 
-// widget is one discovered, validated widget.
-type widget struct {
-	Config widgetConfig
+// Widget is one discovered, validated widget.
+type Widget struct {
+	Config WidgetFile
 	// Dir is the widget folder (absolute).
 	Dir string
 	// ConfigFile is the path of widget.json as shown in messages.
@@ -182,22 +191,20 @@ type widget struct {
 	Inline bool
 	// Profiles are the resolved profiles.
 	Profiles []string
-	// html is the parsed HTML entry, or the default shell for a script entry.
-	html *htmlEntry
-	// styles are widget.json's "styles", resolved.
-	styles []styleRef
+	// Styles are widget.json's "styles", resolved.
+	Styles []StyleRef
 }
 
-// loadWidget reads and validates dir/widget.json. display is the folder as
+// LoadWidget reads and validates dir/widget.json. display is the folder as
 // shown in messages. The checks run in a fixed order, so the same file
 // always gets the same first error.
-func loadWidget(dir, display string, publicURL string) (*widget, error) {
+func LoadWidget(dir, display string, publicURL string) (*Widget, error) {
 	file := filepath.Join(display, layout.WidgetConfigFile)
 	doc, err := readWidgetDoc(dir, file)
 	if err != nil {
 		return nil, err
 	}
-	w := &widget{Dir: dir, ConfigFile: file}
+	w := &Widget{Dir: dir, ConfigFile: file}
 	if err := doc.Decode(&w.Config); err != nil {
 		return nil, err
 	}
@@ -224,12 +231,12 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 // readWidgetDoc reads and parses dir/widget.json (file as shown in
 // messages) and refuses keys widget.json does not have.
 func readWidgetDoc(dir, file string) (*strictjson.Doc, error) {
-	data, err := readConfigFile(filepath.Join(dir, layout.WidgetConfigFile))
+	data, err := contain.ReadConfigFile(filepath.Join(dir, layout.WidgetConfigFile))
 	if nr := (*regularfile.NotRegularError)(nil); errors.As(err, &nr) {
 		nr.Path = layout.WidgetConfigFile // the diagnostic names the file in full
 	}
 	if err != nil {
-		return nil, diag.Errorf(file, 0, 0, "cannot read widget config: %v", unwrapPathErr(err))
+		return nil, diag.Errorf(file, 0, 0, "cannot read widget config: %v", contain.PathErrCause(err))
 	}
 	doc, err := strictjson.Parse(file, data)
 	if err != nil {
@@ -250,7 +257,7 @@ func readWidgetDoc(dir, file string) (*strictjson.Doc, error) {
 
 // resolveName defaults the name to the folder's and the title to the name,
 // and checks the name.
-func (w *widget) resolveName(doc *strictjson.Doc) error {
+func (w *Widget) resolveName(doc *strictjson.Doc) error {
 	c := &w.Config
 	if c.Name == "" {
 		c.Name = filepath.Base(w.Dir)
@@ -270,7 +277,7 @@ func (w *widget) resolveName(doc *strictjson.Doc) error {
 }
 
 // checkText refuses NUL characters in the texts shown to hosts.
-func (w *widget) checkText(doc *strictjson.Doc) error {
+func (w *Widget) checkText(doc *strictjson.Doc) error {
 	c := &w.Config
 	for _, k := range []struct {
 		path, value string
@@ -284,7 +291,7 @@ func (w *widget) checkText(doc *strictjson.Doc) error {
 
 // resolveProfiles sets the profiles to emit: both by default, else the
 // named ones, sorted and without repeats.
-func (w *widget) resolveProfiles(doc *strictjson.Doc) error {
+func (w *Widget) resolveProfiles(doc *strictjson.Doc) error {
 	c := &w.Config
 	w.Profiles = []string{assets.ProfileMCPApp, assets.ProfileSkybridge}
 	if !doc.Has("profiles") {
@@ -310,7 +317,7 @@ func (w *widget) resolveProfiles(doc *strictjson.Doc) error {
 
 // resolveInline decides inline vs external: inline unless a public URL is
 // configured, and external only with one.
-func (w *widget) resolveInline(doc *strictjson.Doc, publicURL string) error {
+func (w *Widget) resolveInline(doc *strictjson.Doc, publicURL string) error {
 	w.Inline = publicURL == ""
 	if w.Config.Inline != nil {
 		w.Inline = *w.Config.Inline
@@ -322,7 +329,7 @@ func (w *widget) resolveInline(doc *strictjson.Doc, publicURL string) error {
 }
 
 // checkDomain validates the widget's dedicated origin, when set.
-func (w *widget) checkDomain(doc *strictjson.Doc) error {
+func (w *Widget) checkDomain(doc *strictjson.Doc) error {
 	if d := w.Config.Domain; d != "" {
 		if err := validateDomain(d); err != nil {
 			return doc.ErrPath("domain", "%v", err)
@@ -333,7 +340,7 @@ func (w *widget) checkDomain(doc *strictjson.Doc) error {
 
 // resolvePolicy validates the CSP domains into the widget's policy, pointing
 // an error at the offending entry.
-func (w *widget) resolvePolicy(doc *strictjson.Doc) error {
+func (w *Widget) resolvePolicy(doc *strictjson.Doc) error {
 	pol, err := cspgen.New(w.Config.CSP)
 	if err != nil {
 		path := "csp"
@@ -347,11 +354,11 @@ func (w *widget) resolvePolicy(doc *strictjson.Doc) error {
 	return nil
 }
 
-func (w *widget) resolveEntry(doc *strictjson.Doc) error {
+func (w *Widget) resolveEntry(doc *strictjson.Doc) error {
 	c := &w.Config
 	rootReal, err := filepath.EvalSymlinks(w.Dir)
 	if err != nil {
-		return doc.ErrAt(0, "cannot resolve widget folder: %v", unwrapPathErr(err))
+		return doc.ErrAt(0, "cannot resolve widget folder: %v", contain.PathErrCause(err))
 	}
 	if c.Entry == "" {
 		candidates := layout.DefaultEntries()
@@ -370,7 +377,7 @@ func (w *widget) resolveEntry(doc *strictjson.Doc) error {
 	abs := filepath.Join(w.Dir, filepath.FromSlash(c.Entry))
 	real, err := filepath.EvalSymlinks(abs)
 	if err != nil {
-		return doc.ErrPath("entry", "entry %q: %v", c.Entry, unwrapPathErr(err))
+		return doc.ErrPath("entry", "entry %q: %v", c.Entry, contain.PathErrCause(err))
 	}
 	if rel, err := filepath.Rel(rootReal, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return doc.ErrPath("entry", "entry %q is outside the widget folder; move it inside %s", c.Entry, filepath.Dir(w.ConfigFile))
@@ -390,15 +397,15 @@ func (w *widget) resolveEntry(doc *strictjson.Doc) error {
 	return nil
 }
 
-// resolveStyles checks the "styles" list (stylesheets.go).
-func (w *widget) resolveStyles(doc *strictjson.Doc) (err error) {
-	w.styles, err = resolveStyleList(doc, w.Dir, w.Config.Styles)
+// resolveStyles checks the "styles" list (styles.go).
+func (w *Widget) resolveStyles(doc *strictjson.Doc) (err error) {
+	w.Styles, err = ResolveStyleList(doc, w.Dir, w.Config.Styles)
 	return err
 }
 
 // checkRoot validates the "root" field: an HTML id, and only for a script
 // entry (an HTML entry provides its own elements).
-func (w *widget) checkRoot(doc *strictjson.Doc) error {
+func (w *Widget) checkRoot(doc *strictjson.Doc) error {
 	r := w.Config.Root
 	if !doc.Has("root") {
 		return nil
@@ -411,6 +418,9 @@ func (w *widget) checkRoot(doc *strictjson.Doc) error {
 	}
 	return nil
 }
+
+// rootIDRE is the pattern an HTML id given as widget.json "root" must match.
+var rootIDRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_:.-]{0,127}$`)
 
 // validateDomain checks a widget domain: an https origin (http only for
 // localhost), no path, query or credentials.
@@ -429,12 +439,4 @@ func validateDomain(d string) error {
 		return fmt.Errorf("domain %q contains characters that are not allowed in an origin", d)
 	}
 	return nil
-}
-
-func unwrapPathErr(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

@@ -1,4 +1,15 @@
-package bundler
+// Package contain is the one contained reader of a build: the set of
+// folders a build may read from (the project, the widgets folder, the
+// node_modules Node's resolution searches, "allowOutside"), the esbuild
+// plugin that checks every file esbuild loads against it, and the bounded
+// readers every other file the build reads goes through (sources, config
+// files, the files it only consults). It refuses a path outside those
+// folders, a FIFO, socket or device, and a file over the size limit, each
+// with a limit Error that carries the diag code `widgetd check` reports.
+// It is its own package so that the rules live in one place with their own
+// tests, apart from the build that calls them; bundler's
+// TestEveryReaderIsListed keeps every other reader out.
+package contain
 
 import (
 	"encoding/json"
@@ -40,11 +51,13 @@ import (
 //
 // Anything else is an error at the import's file:line:col that names the
 // setting. And only regular files are read, within maxSourceSize
-// (containread.go): a FIFO, socket or device is refused at the import that
+// (read.go): a FIFO, socket or device is refused at the import that
 // names it, before anything opens it.
 
-// containment is the set of folders a build may read from.
-type containment struct {
+// Reader is the set of folders a build may read from, and the reader
+// that reads only from them. Make one with New; it is safe for concurrent
+// use by esbuild's plugins.
+type Reader struct {
 	display displaypath.Base // how messages show paths
 	root    string           // project root, real path
 	roots   []string         // root and the widgets folder when outside it, real paths
@@ -62,7 +75,7 @@ type containment struct {
 
 // realDir is the real path of folder dir (itself when it cannot be
 // resolved), cached: every import of a folder asks.
-func (c *containment) realDir(dir string) string {
+func (c *Reader) realDir(dir string) string {
 	c.mu.Lock()
 	r, ok := c.real[dir]
 	c.mu.Unlock()
@@ -79,19 +92,19 @@ func (c *containment) realDir(dir string) string {
 	return r
 }
 
-// newContainment resolves the project root, the widgets folder and the
+// New resolves the project root, the widgets folder and the
 // allowOutside folders (relative to the root) to real paths. Its messages
 // show paths through display.
-func newContainment(root, widgetsDir string, allowOutside []string, maxSize int64, display displaypath.Base) (*containment, error) {
+func New(root, widgetsDir string, allowOutside []string, maxSize int64, display displaypath.Base) (*Reader, error) {
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, fmt.Errorf("project root: %w", err)
 	}
 	if maxSize <= 0 {
-		maxSize = defaultMaxSourceSize
+		maxSize = DefaultMaxSourceSize
 	}
-	c := &containment{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}, configsOK: map[string]bool{}}
-	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !within(real, wd) {
+	c := &Reader{display: display, root: real, roots: []string{real}, maxSize: maxSize, modules: map[string]bool{}, walked: map[string]bool{}, real: map[string]string{}, configsOK: map[string]bool{}}
+	if wd, err := filepath.EvalSymlinks(widgetsDir); err == nil && !Within(real, wd) {
 		c.roots = append(c.roots, wd)
 	}
 	for _, o := range allowOutside {
@@ -101,18 +114,18 @@ func newContainment(root, widgetsDir string, allowOutside []string, maxSize int6
 		}
 		rp, err := filepath.EvalSymlinks(p)
 		if err != nil {
-			return nil, fmt.Errorf("%s: allowOutside %q: %w", layout.ProjectConfigFile, o, unwrapPathErr(err))
+			return nil, fmt.Errorf("%s: allowOutside %q: %w", layout.ProjectConfigFile, o, PathErrCause(err))
 		}
 		c.outside = append(c.outside, rp)
 	}
-	c.reset()
+	c.Reset()
 	return c, nil
 }
 
-// reset forgets the folders learnt during a build (real paths, node_modules)
+// Reset forgets the folders learnt during a build (real paths, node_modules)
 // so a rebuild sees symlinks as they are now, and allows the node_modules
 // above each root again.
-func (c *containment) reset() {
+func (c *Reader) Reset() {
 	c.mu.Lock()
 	clear(c.modules)
 	clear(c.walked)
@@ -140,7 +153,7 @@ func isWorkspaceRoot(d string) bool {
 			return true
 		}
 	}
-	data, err := readBounded(filepath.Join(d, "package.json"))
+	data, err := ReadBounded(filepath.Join(d, "package.json"))
 	if err != nil || len(data) > 1<<20 {
 		return false
 	}
@@ -153,7 +166,7 @@ func isWorkspaceRoot(d string) bool {
 // addModules allows the node_modules folder of every folder from dir (a
 // real path) up to and including top, where it is a real folder: a
 // node_modules that is a symlink allows nothing of its own (see above).
-func (c *containment) addModules(dir, top string) {
+func (c *Reader) addModules(dir, top string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for d := dir; ; d = filepath.Dir(d) {
@@ -173,25 +186,25 @@ func (c *containment) addModules(dir, top string) {
 
 // noteImporter allows the node_modules folders an import from dir (a real
 // path) searches, when dir is inside the project.
-func (c *containment) noteImporter(dir string) {
+func (c *Reader) noteImporter(dir string) {
 	for _, r := range c.roots {
-		if dir != "" && within(r, dir) {
+		if dir != "" && Within(r, dir) {
 			c.addModules(dir, r)
 		}
 	}
 }
 
-// within reports whether p is base or below it (both clean, absolute).
-func within(base, p string) bool {
+// Within reports whether p is base or below it (both clean, absolute).
+func Within(base, p string) bool {
 	rel, err := filepath.Rel(base, p)
 	return err == nil && filepath.IsLocal(rel)
 }
 
 // allows reports whether the real path p may be read.
-func (c *containment) allows(p string) bool {
+func (c *Reader) allows(p string) bool {
 	for _, list := range [][]string{c.roots, c.outside} {
 		for _, o := range list {
-			if within(o, p) {
+			if Within(o, p) {
 				return true
 			}
 		}
@@ -199,17 +212,17 @@ func (c *containment) allows(p string) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for nm := range c.modules {
-		if within(nm, p) {
+		if Within(nm, p) {
 			return true
 		}
 	}
 	return false
 }
 
-// check returns why the file at p may not be read, or nil. spec is how the
+// Check returns why the file at p may not be read, or nil. spec is how the
 // source named it; named, when not "", is the path spec names before any
 // symlink is followed (esbuild hands over real paths).
-func (c *containment) check(spec, p, named string) error {
+func (c *Reader) Check(spec, p, named string) error {
 	real, err := c.realFile(p)
 	if err != nil {
 		return nil // does not exist: esbuild reports it
@@ -232,7 +245,7 @@ func (c *containment) check(spec, p, named string) error {
 		if spec != "" {
 			what = strconv.Quote(spec)
 		}
-		return &limitError{diag.CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
+		return &Error{diag.CodeOutsideProject, fmt.Sprintf("%s resolves%s to %s, outside the project (%s) and the node_modules it uses; a build reads only files inside the project. To bundle a folder outside it on purpose, add it to \"allowOutside\" in %s, e.g. \"allowOutside\": [%q]",
 			what, via, real, c.root, layout.ProjectConfigFile, filepath.ToSlash(suggest))}
 	}
 	named = spec
@@ -245,16 +258,19 @@ func (c *containment) check(spec, p, named string) error {
 	return c.checkSize(spec, real)
 }
 
-// allowsFile reports whether the existing file p, by its real path, lies
+// Show is p as the build's messages show it.
+func (c *Reader) Show(p string) string { return c.display.Show(p) }
+
+// AllowsFile reports whether the existing file p, by its real path, lies
 // where a build may read (false when p does not exist).
-func (c *containment) allowsFile(p string) bool {
+func (c *Reader) AllowsFile(p string) bool {
 	real, err := c.realFile(p)
 	return err == nil && c.allows(real)
 }
 
 // realFile is the real path of p: its folder's (cached) real path, and p
 // itself followed when it is a symlink.
-func (c *containment) realFile(p string) (string, error) {
+func (c *Reader) realFile(p string) (string, error) {
 	st, err := os.Lstat(p)
 	if err != nil {
 		return "", err
@@ -265,11 +281,11 @@ func (c *containment) realFile(p string) (string, error) {
 	return filepath.Join(c.realDir(filepath.Dir(p)), filepath.Base(p)), nil
 }
 
-// plugin checks every file esbuild loads (any import kind, import
+// Plugin checks every file esbuild loads (any import kind, import
 // attributes, CSS @import and url() included). esbuild hands over real
 // paths, and reports a load error at the location of the import that
 // brought the file in.
-func (c *containment) plugin() api.Plugin {
+func (c *Reader) Plugin() api.Plugin {
 	return api.Plugin{Name: "widgetd-contain", Setup: func(pb api.PluginBuild) {
 		// Note where imports are resolved from: the node_modules folders
 		// those folders search are allowed. An importer is always loaded
@@ -278,17 +294,17 @@ func (c *containment) plugin() api.Plugin {
 			if a.ResolveDir != "" {
 				c.noteImporter(c.realDir(a.ResolveDir))
 				if err := c.checkResolverConfigs(a.ResolveDir, a.Path); err != nil {
-					return api.OnResolveResult{Errors: []api.Message{limitMessage(err)}}, nil
+					return api.OnResolveResult{Errors: []api.Message{Message(err)}}, nil
 				}
 			}
 			return api.OnResolveResult{}, nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: ".*", Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			if err := c.check("", a.Path, ""); err != nil {
-				return loadError(err), nil // the code rides as the plugin name
+			if err := c.Check("", a.Path, ""); err != nil {
+				return LoadError(err), nil // the code rides as the plugin name
 			}
 			if err := c.checkResolverConfigs(filepath.Dir(a.Path), ""); err != nil {
-				return loadError(err), nil
+				return LoadError(err), nil
 			}
 			c.noteImporter(c.realDir(filepath.Dir(a.Path)))
 			return api.OnLoadResult{}, nil // esbuild loads it as usual
@@ -296,14 +312,15 @@ func (c *containment) plugin() api.Plugin {
 	}}
 }
 
-// checkWidget refuses a widget folder that is (or whose entry is) outside
+// CheckWidget refuses a widget folder that is (or whose entry is) outside
 // the project, e.g. a symlinked folder, and an entry over the size limit.
-func (c *containment) checkWidget(w *widget) error {
-	if err := c.check(filepath.Base(w.Dir), w.Dir, ""); err != nil {
-		return limitDiag(c.display.Show(w.Dir), 0, 0, &limitError{codeOf(err), "widget folder " + err.Error()})
+// entrySpec is the entry as widget.json names it, entry its path.
+func (c *Reader) CheckWidget(dir, entrySpec, entry string) error {
+	if err := c.Check(filepath.Base(dir), dir, ""); err != nil {
+		return Diag(c.display.Show(dir), 0, 0, &Error{CodeOf(err), "widget folder " + err.Error()})
 	}
-	if err := c.check(w.Config.Entry, w.Entry, ""); err != nil {
-		return limitDiag(c.display.Show(w.Entry), 0, 0, &limitError{codeOf(err), "entry " + err.Error()})
+	if err := c.Check(entrySpec, entry, ""); err != nil {
+		return Diag(c.display.Show(entry), 0, 0, &Error{CodeOf(err), "entry " + err.Error()})
 	}
 	return nil
 }
