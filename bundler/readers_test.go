@@ -30,11 +30,18 @@ var fileOpeners = map[string]string{
 // the reason. Those readers refuse FIFOs and devices, but only contain words
 // the refusal as a build limit and checks where the file is.
 var regularfileReaders = map[string]string{
-	"internal/contain/read.go:ReadRegular":      "the contained reader itself: every source and consulted file",
-	"internal/contain/limits.go:ReadConfigFile": "the contained reader of widget.json and widgetd.json",
-	"internal/distwrite/writeall.go:copyInto":   "copies a retained file of the previous dist/, widgetd's own output",
-	"dist.go:mismatch":                          "reads a file of the previous dist/ (widgetd's own output) at the size its manifest recorded",
-	"layout/layout.go:EntryFile":                "devserver and check find a widget's entry without the build (bounded, regular files only)",
+	"internal/contain/read.go:ReadRegular":             "the contained reader itself: every source and consulted file",
+	"internal/contain/limits.go:ReadConfigFile":        "the contained reader of widget.json and widgetd.json",
+	"internal/distwrite/writeall.go:copyInto":          "copies a retained file of the previous dist/, widgetd's own output",
+	"dist.go:mismatch":                                 "reads a file of the previous dist/ (widgetd's own output) at the size its manifest recorded",
+	"layout/layout.go:EntryFile":                       "devserver and check find a widget's entry without the build (bounded, regular files only)",
+	"internal/uptodate/record.go:Save":                 "reads back the manifest.json this build just wrote into dist/, widgetd's own output",
+	"internal/uptodate/record.go:Check":                "reads the record (widgetd's cache) and dist/manifest.json (widgetd's own output)",
+	"internal/uptodate/record.go:sourcesUnchanged":     "hashes the inputs the last build read through contain, only to compare with their recorded sums",
+	"internal/uptodate/buildid.go:goBuildID":           "reads widgetd's own executable for its Go build ID",
+	"internal/uptodate/buildid.go:hashFile":            "hashes widgetd's own executable (bounded) when it has no build ID",
+	"internal/npminstall/npminstall.go:Declared":       "reads package.json inside the project (within its root) only to word an install hint",
+	"internal/npminstall/npminstall.go:PackageManager": "reads package.json files from the widget up to the project root only to name the package manager in a hint",
 }
 
 // TestEveryReaderIsListed parses the sources of the package and of those
