@@ -16,15 +16,7 @@ import (
 func writeProject(t *testing.T, files map[string]string) (root, widgets string) {
 	t.Helper()
 	root = t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, root, files)
 	return root, filepath.Join(root, "widgets")
 }
 

@@ -62,15 +62,7 @@ func startAppClassDev(t *testing.T) *devServer {
 	nm := browsertest.RequireNodeModules(t, hosts, "@modelcontextprotocol/ext-apps")
 	root := t.TempDir()
 	widgets := filepath.Join(root, "widgets")
-	for name, data := range appClassWidget {
-		p := filepath.Join(widgets, "app", filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, filepath.Join(widgets, "app"), appClassWidget)
 	if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
