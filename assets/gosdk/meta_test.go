@@ -6,7 +6,6 @@ import (
 	"flag"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -88,13 +87,7 @@ func TestToolsListGolden(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	raw, _, err := assetstest.PostRPC(ctx, srv.URL, nil, "tools/list", map[string]any{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	assetstest.ToolsListGolden(t, raw, 3, filepath.Join("testdata", "tools-list.golden.json"), *update)
+	adaptertest.ToolsListGolden(t, srv.URL, *update)
 }
 
 func hasRule(fs []audit.Finding, rule string) bool {
@@ -104,15 +97,6 @@ func hasRule(fs []audit.Finding, rule string) bool {
 		}
 	}
 	return false
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestClientHintsAndSupportsUI calls a tool with a real go-sdk client over
@@ -156,12 +140,12 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 				t.Fatalf("call: %v %+v", err, res)
 			}
 			var got adaptertest.HintsSeen
-			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
+			if err := json.Unmarshal(adaptertest.MustJSON(t, res.StructuredContent), &got); err != nil {
 				t.Fatal(err)
 			}
 			tc.want.UI = tc.wantUI
-			if string(mustJSON(t, got)) != string(mustJSON(t, tc.want)) {
-				t.Errorf("handler saw %s, want %s", mustJSON(t, got), mustJSON(t, tc.want))
+			if string(adaptertest.MustJSON(t, got)) != string(adaptertest.MustJSON(t, tc.want)) {
+				t.Errorf("handler saw %s, want %s", adaptertest.MustJSON(t, got), adaptertest.MustJSON(t, tc.want))
 			}
 		})
 	}
