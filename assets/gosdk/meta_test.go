@@ -70,12 +70,7 @@ func metaServer(t *testing.T) *mcp.Server {
 		t.Errorf("Audit over the tool as written: %v, want %s (AddTool infers outputSchema on a copy): %v", err, audit.RuleToolOutputSchemaMissing, findings)
 	}
 	findings, err = gosdk.AuditServer(context.Background(), reg, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range findings {
-		t.Errorf("AuditServer: %s", f)
-	}
+	adaptertest.NoFindings(t, findings, err)
 	return s
 }
 

@@ -61,12 +61,7 @@ func metaServer(t *testing.T) *server.MCPServer {
 			assets.ResultMeta{WidgetState: assets.WidgetState{PrivateContent: map[string]any{"tab": 2}}, Data: map[string]any{"hourly": []int{16, 24}}})
 	})
 	findings, err := mcpgo.AuditServer(reg, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range findings {
-		t.Errorf("AuditServer: %s", f)
-	}
+	adaptertest.NoFindings(t, findings, err)
 	return s
 }
 

@@ -1,9 +1,9 @@
 // Package adaptertest holds what the SDK adapters' tests (assets/gosdk and
 // assets/mcpgo) share: the tool options every golden pins, the value a test
 // tool echoes, the mcp-go client call both drive their servers with, the
-// tools/list golden and the resources' _meta check. Each adapter test
-// builds its own server and lists and reads with its own SDK's client;
-// this package only calls it and checks what came back.
+// tools/list golden, the clean-audit check and the resources' _meta check.
+// Each adapter test builds its own server and lists and reads with its own
+// SDK's client; this package only calls it and checks what came back.
 package adaptertest
 
 import (
@@ -18,6 +18,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/audit"
 )
 
 // EveryToolOption returns ToolOptions with every field set, so an adapter's
@@ -152,4 +153,16 @@ func MustJSON(t testing.TB, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// NoFindings fails t when the adapter's AuditServer over the test's server
+// failed or found anything: the tools a test server adds are all valid.
+func NoFindings(t testing.TB, findings []audit.Finding, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		t.Errorf("AuditServer: %s", f)
+	}
 }
