@@ -17,8 +17,9 @@ const variantOf = "variant-of"
 // caseRoot is the project the rules case name runs on, and a function
 // that writes the case's own path for the project's in a report. A plain
 // case is its folder. A variant is a temporary copy of the case it names
-// with the variant's files written over it; its report names the
-// variant's folder, so the golden reads as if the files were all there.
+// (itself perhaps a variant) with the variant's files written over it; its
+// report names the variant's folder, so the golden reads as if the files
+// were all there.
 func caseRoot(t *testing.T, name string) (root string, rename func(string) string) {
 	t.Helper()
 	dir := filepath.Join("testdata", "rules", name)
@@ -29,8 +30,9 @@ func caseRoot(t *testing.T, name string) (root string, rename func(string) strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	baseRoot, _ := caseRoot(t, strings.TrimSpace(string(base)))
 	root = t.TempDir()
-	if err := os.CopyFS(root, os.DirFS(filepath.Join("testdata", "rules", strings.TrimSpace(string(base))))); err != nil {
+	if err := os.CopyFS(root, os.DirFS(baseRoot)); err != nil {
 		t.Fatalf("%s: copy the case it is a variant of: %v", name, err)
 	}
 	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
