@@ -136,24 +136,24 @@ func renderOn(t *testing.T, base string, bw *build, cases []example, sized bool,
 			t.Errorf("build has no %s widget", ex.name)
 			continue
 		}
-		t.Run(ex.name+"/mcp-apps", func(t *testing.T) {
-			t.Parallel()
-			p := renderMCPApps(t, base, ex, sized)
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
-		t.Run(ex.name+"/chatgpt", func(t *testing.T) {
-			t.Parallel()
-			p := renderChatGPT(t, base, ex, sized)
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
+		for _, host := range twoHosts {
+			t.Run(ex.name+"/"+host.name, func(t *testing.T) {
+				t.Parallel()
+				p := host.render(t, base, ex, sized)
+				if after != nil {
+					after(t, w)
+				}
+				p.NoErrors()
+			})
+		}
 	}
 }
+
+// twoHosts are the hosts renderOn renders each case in, by subtest name.
+var twoHosts = []struct {
+	name   string
+	render func(t *testing.T, base string, ex example, sized bool) *browsertest.Page
+}{{"mcp-apps", renderMCPApps}, {"chatgpt", renderChatGPT}}
 
 // renderMCPApps renders ex in the MCP Apps host page and checks what the
 // host saw: the handshake (from a widget that talks to its host: one given
