@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/fixture"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestPreviewDeviceContext: the default device preset and a fixture's
@@ -19,7 +20,7 @@ func TestPreviewDeviceContext(t *testing.T) {
 	d := startDev(t, func(o *Options) {
 		// The fixture fields devserver reads today; platform, capabilities,
 		// insets and time zone in fixtures come with fixture/devices.go.
-		writeFiles(t, filepath.Join(o.WidgetsDir, "hello", fixture.Dir), map[string]string{
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "hello", fixture.Dir), map[string]string{
 			"default.json": `{"toolResult": {"structuredContent": {"name": "Lin"}}, "hostContext": {"locale": "nb-NO", "maxHeight": 400}}`,
 		})
 	})

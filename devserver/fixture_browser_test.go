@@ -4,6 +4,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestPreviewFixtures: the preview starts on a widget's default fixture
@@ -11,7 +13,7 @@ import (
 // answers the widget's own tool call from the fixture's callTool by name.
 func TestPreviewFixtures(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		writeFiles(t, o.WidgetsDir, map[string]string{
+		testfiles.Write(t, o.WidgetsDir, map[string]string{
 			"hello/fixtures/default.json": `{"toolName": "greet", "toolResult": {"structuredContent": {"name": "Grace"}}, "hostContext": {"theme": "dark"}}`,
 			"get-time/fixtures/default.json": `{"toolResult": {"structuredContent": {"time": "fixture-start"}},
 				"callTool": {"get-time": {"structuredContent": {"time": "answered-by-name"}}, "*": {"structuredContent": {"time": "wildcard"}}}}`,

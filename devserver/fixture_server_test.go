@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/fixture"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestFixturesInBuildEvents: a widget's fixtures (and its legacy
@@ -21,7 +22,7 @@ import (
 // edited fixture is picked up by the next rebuild.
 func TestFixturesInBuildEvents(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		writeFiles(t, filepath.Join(o.WidgetsDir, "folder-b"), map[string]string{
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "folder-b"), map[string]string{
 			"widget.json":           `{"name": "renamed", "title": "Renamed"}`,
 			"index.ts":              `document.body.append("r");`,
 			"preview.json":          `{"toolName": "legacy-tool", "toolOutput": {"a": 1}}`,

@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -83,22 +81,6 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 		}
 	}
 	return root, widgets
-}
-
-// writeFiles writes files (slash path relative to dir → content) under dir,
-// creating their folders, in the order of their paths, so a watcher
-// running meanwhile sees them in a known order.
-func writeFiles(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for _, rel := range slices.Sorted(maps.Keys(files)) {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(files[rel]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // devServer is a running Server over a temporary copy of the widgets.

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // writeProject writes files (path relative to root → content) into a new
@@ -16,7 +17,7 @@ import (
 func writeProject(t *testing.T, files map[string]string) (root, widgets string) {
 	t.Helper()
 	root = t.TempDir()
-	writeFiles(t, root, files)
+	testfiles.Write(t, root, files)
 	return root, filepath.Join(root, "widgets")
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // appClassWidget is a widget written only against the ext-apps App class
@@ -62,7 +63,7 @@ func startAppClassDev(t *testing.T) *devServer {
 	nm := browsertest.RequireNodeModules(t, hosts, "@modelcontextprotocol/ext-apps")
 	root := t.TempDir()
 	widgets := filepath.Join(root, "widgets")
-	writeFiles(t, filepath.Join(widgets, "app"), appClassWidget)
+	testfiles.Write(t, filepath.Join(widgets, "app"), appClassWidget)
 	if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // boomTSX is a TSX widget that makes a CSP violation (a fetch from an
@@ -28,7 +30,7 @@ setTimeout(() => {
 // under both hosts.
 func TestSourcePositionsInDev(t *testing.T) {
 	d := startDev(t, nil)
-	writeFiles(t, filepath.Join(d.widgets, "boom"), map[string]string{"index.tsx": boomTSX, "widget.json": `{"title": "Boom"}`})
+	testfiles.Write(t, filepath.Join(d.widgets, "boom"), map[string]string{"index.tsx": boomTSX, "widget.json": `{"title": "Boom"}`})
 	for ev := d.nextBuild(t, 30*time.Second); ; ev = d.nextBuild(t, 30*time.Second) {
 		if !ev.OK {
 			t.Fatalf("build failed: %+v", ev.Diagnostics)

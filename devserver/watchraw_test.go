@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestRebuildOnRawImport edits a text file a widget imports with ?raw and
@@ -16,7 +18,7 @@ import (
 // Builder trusts their stamps and rebuilds only what an edit touches.
 func TestRebuildOnRawImport(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		writeFiles(t, filepath.Join(o.WidgetsDir, "notes"), map[string]string{
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "notes"), map[string]string{
 			"widget.json": `{"title": "Notes"}`,
 			"index.ts":    "import note from \"./note.txt?raw\";\ndocument.body.textContent = note;\n",
 			"note.txt":    "first-note-text",
