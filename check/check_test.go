@@ -16,6 +16,7 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -145,25 +146,11 @@ func render(in *Input, fs []audit.Finding, rename func(string) string) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/golden/<name>.txt (rewritten with
+// -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	file := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test ./check -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test ./check -update to accept):\n got:\n%s\nwant:\n%s", file, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".txt"), []byte(got), *update)
 }
 
 // TestRulesGolden runs every case under testdata/rules: "<rule-id>" must
@@ -197,7 +184,7 @@ func TestRulesGolden(t *testing.T) {
 			if found == ok {
 				t.Errorf("rule %s reported = %v, want %v; findings:\n%s", rule, found, !ok, render(in, rep.Findings, rename))
 			}
-			golden(t, name, render(in, rep.Findings, rename))
+			checkGolden(t, name, render(in, rep.Findings, rename))
 		})
 		if !ok {
 			seen[rule] = true

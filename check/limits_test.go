@@ -66,7 +66,7 @@ func TestLimitRulesGolden(t *testing.T) {
 				if strings.Contains(b.String(), "runner secret") {
 					t.Error("a finding shows the outside file's contents")
 				}
-				golden(t, "limits-"+name, b.String())
+				checkGolden(t, "limits-"+name, b.String())
 				seen[rule] = true
 			})
 		}
