@@ -155,6 +155,15 @@ var twoHosts = []struct {
 	render func(t *testing.T, base string, ex example, sized bool) *browsertest.Page
 }{{"mcp-apps", renderMCPApps}, {"chatgpt", renderChatGPT}}
 
+// toolInput is the tool's arguments the hosts send: ex.input, or {} for a
+// case that sets none.
+func (ex example) toolInput() map[string]any {
+	if ex.input == nil {
+		return map[string]any{}
+	}
+	return ex.input
+}
+
 // renderMCPApps renders ex in the MCP Apps host page and checks what the
 // host saw: the handshake (from a widget that talks to its host: one given
 // a tool result), the size when sized, and the widget's own tools/call. It
@@ -162,11 +171,7 @@ var twoHosts = []struct {
 func renderMCPApps(t *testing.T, base string, ex example, sized bool) *browsertest.Page {
 	t.Helper()
 	p := shared.Page(t)
-	input := ex.input
-	if input == nil {
-		input = map[string]any{}
-	}
-	data := map[string]any{"input": input, "result": ex.result}
+	data := map[string]any{"input": ex.toolInput(), "result": ex.result}
 	if ex.refresh != nil {
 		data["tools"] = map[string]any{ex.name: ex.refresh.result}
 	}
@@ -205,11 +210,7 @@ func renderMCPApps(t *testing.T, base string, ex example, sized bool) *browserte
 func renderChatGPT(t *testing.T, base string, ex example, sized bool) *browsertest.Page {
 	t.Helper()
 	p := shared.Page(t)
-	input := ex.input
-	if input == nil {
-		input = map[string]any{}
-	}
-	globals := map[string]any{"toolInput": input, "toolOutput": ex.result["structuredContent"], "toolResponseMetadata": ex.result["_meta"]}
+	globals := map[string]any{"toolInput": ex.toolInput(), "toolOutput": ex.result["structuredContent"], "toolResponseMetadata": ex.result["_meta"]}
 	tools := map[string]any{}
 	if ex.refresh != nil {
 		tools[ex.name] = ex.refresh.result
