@@ -16,6 +16,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 var update = flag.Bool("update", false, "write testdata/wire/*.json (only for a new case: a changed golden means the _meta on the wire changed)")
@@ -110,7 +111,7 @@ func TestWireMeta(t *testing.T) {
 				}
 				dumpWire(t, &out, opt.name, reg)
 			}
-			compareWire(t, filepath.Join("testdata", "wire", tc.name+".txt"), wireHash.ReplaceAllString(out.String(), ".HASH."))
+			golden.Check(t, filepath.Join("testdata", "wire", tc.name+".txt"), []byte(wireHash.ReplaceAllString(out.String(), ".HASH.")), *update)
 		})
 	}
 }
@@ -155,29 +156,6 @@ func dumpWire(t *testing.T, out *strings.Builder, opt string, reg *assets.Regist
 			}
 			line("tool "+w+" "+tool.name, m)
 		}
-	}
-}
-
-func compareWire(t *testing.T, file, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		gl, wl := strings.Split(got, "\n"), strings.Split(string(want), "\n")
-		for i := range min(len(gl), len(wl)) {
-			if gl[i] != wl[i] {
-				t.Fatalf("%s line %d:\n got %s\nwant %s", file, i+1, gl[i], wl[i])
-			}
-		}
-		t.Fatalf("%s: %d lines, want %d", file, len(gl), len(wl))
 	}
 }
 

@@ -2,28 +2,20 @@ package check
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/widgetd/widgetd/cspgen"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
-// writeProject writes files (slash paths) below a new root and returns it.
+// writeTree writes files (slash paths) below a new root and returns it.
 func writeTree(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 	return root
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
@@ -121,8 +122,9 @@ var (
 
 // render writes findings for a golden file: hashes and byte counts, which
 // change whenever the bridge does, are masked, and each offset is shown as
-// the text it points at.
-func render(in *Input, fs []audit.Finding) string {
+// the text it points at. rename writes a path of the project as the case's
+// (caseRoot).
+func render(in *Input, fs []audit.Finding, rename func(string) string) string {
 	var b strings.Builder
 	for _, f := range fs {
 		if f.File != "" && f.Offset >= 0 {
@@ -134,7 +136,7 @@ func render(in *Input, fs []audit.Finding) string {
 			f.File += "@" + strconv.Quote(at)
 		}
 		f.Offset = -1
-		line := f.String()
+		line := rename(f.String())
 		line = hashedHTML.ReplaceAllString(line, ".HASH.")
 		line = hashedFile.ReplaceAllString(line, "-HASH.")
 		line = bigNumber.ReplaceAllString(line, "N")
@@ -144,30 +146,16 @@ func render(in *Input, fs []audit.Finding) string {
 	return b.String()
 }
 
-func golden(t *testing.T, name, got string) {
+// checkGolden compares got with testdata/golden/<name>.txt (rewritten with
+// -update).
+func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	file := filepath.Join("testdata", "golden", name+".txt")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run go test ./check -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the golden file (go test ./check -update to accept):\n got:\n%s\nwant:\n%s", file, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name+".txt"), []byte(got), *update)
 }
 
 // TestRulesGolden runs every case under testdata/rules: "<rule-id>" must
 // report that rule, "<rule-id>-ok" must not, and the whole report must match
-// the golden file.
+// the golden file. A case may be a variant of another (caseRoot).
 func TestRulesGolden(t *testing.T) {
 	entries, err := os.ReadDir(filepath.Join("testdata", "rules"))
 	if err != nil {
@@ -180,7 +168,8 @@ func TestRulesGolden(t *testing.T) {
 		rule, ok := strings.CutSuffix(name, "-ok")
 		rule, _, _ = strings.Cut(rule, "--")
 		t.Run(name, func(t *testing.T) {
-			in := assemble(t, filepath.Join("testdata", "rules", name), "")
+			root, rename := caseRoot(t, name)
+			in := assemble(t, root, "")
 			if m := mutations[name]; m != nil {
 				m(t, in)
 			}
@@ -193,9 +182,9 @@ func TestRulesGolden(t *testing.T) {
 				found = found || f.Rule == rule
 			}
 			if found == ok {
-				t.Errorf("rule %s reported = %v, want %v; findings:\n%s", rule, found, !ok, render(in, rep.Findings))
+				t.Errorf("rule %s reported = %v, want %v; findings:\n%s", rule, found, !ok, render(in, rep.Findings, rename))
 			}
-			golden(t, name, render(in, rep.Findings))
+			checkGolden(t, name, render(in, rep.Findings, rename))
 		})
 		if !ok {
 			seen[rule] = true

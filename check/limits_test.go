@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/widgetd/widgetd/assets/audit"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/specialfile"
 )
 
 var sizeKiB = regexp.MustCompile(`[0-9]+(\.[0-9]+)? (KiB|B)\b`)
@@ -36,9 +36,7 @@ func TestLimitRulesGolden(t *testing.T) {
 				if name == RuleBuildNotRegularFile {
 					// git keeps no FIFOs: make the one the case imports.
 					fifo := filepath.Join(root, "widgets", "w", "data.txt")
-					if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-						t.Fatal(err)
-					}
+					specialfile.FIFO(t, fifo)
 					t.Cleanup(func() { os.Remove(fifo) })
 				}
 				var findings []audit.Finding
@@ -68,7 +66,7 @@ func TestLimitRulesGolden(t *testing.T) {
 				if strings.Contains(b.String(), "runner secret") {
 					t.Error("a finding shows the outside file's contents")
 				}
-				golden(t, "limits-"+name, b.String())
+				checkGolden(t, "limits-"+name, b.String())
 				seen[rule] = true
 			})
 		}

@@ -2,6 +2,7 @@ package check
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"testing"
 
@@ -77,23 +78,23 @@ func assertClean(t *testing.T, name string, src []byte) {
 	t.Logf("%s: %d bytes, %d tokens, clean", name, len(src), len(toks))
 }
 
-func TestScannerOnChartJS(t *testing.T) {
-	requireNodeModules(t, npmDir, "chart.js")
-	umd, err := os.ReadFile(filepath.Join(npmDir, "node_modules", "chart.js", "dist", "chart.umd.js"))
-	if err != nil {
-		t.Fatal(err)
+// TestScannerOnLibraries: the scanner reads real minified libraries clean,
+// as their package ships them and as esbuild minifies them.
+func TestScannerOnLibraries(t *testing.T) {
+	for _, tc := range []struct {
+		name, dir, file, entry string
+	}{
+		{"chart.js", npmDir, "dist/chart.umd.js", "chart.js/auto"},
+		{"react-dom", filepath.Join("..", "widgets"), "cjs/react-dom-client.production.js", "react-dom/client"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requireNodeModules(t, tc.dir, tc.name)
+			shipped, err := os.ReadFile(filepath.Join(tc.dir, "node_modules", tc.name, filepath.FromSlash(tc.file)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			assertClean(t, path.Base(tc.file)+" (as shipped)", shipped)
+			assertClean(t, tc.entry+" (esbuild minified)", bundleMinified(t, tc.dir, tc.entry))
+		})
 	}
-	assertClean(t, "chart.umd.js (upstream minified)", umd)
-	assertClean(t, "chart.js (esbuild minified)", bundleMinified(t, npmDir, "chart.js/auto"))
-}
-
-func TestScannerOnReactDOM(t *testing.T) {
-	dir := filepath.Join("..", "widgets")
-	requireNodeModules(t, dir, "react-dom")
-	prod, err := os.ReadFile(filepath.Join(dir, "node_modules", "react-dom", "cjs", "react-dom-client.production.js"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	assertClean(t, "react-dom-client.production.js", prod)
-	assertClean(t, "react-dom/client (esbuild minified)", bundleMinified(t, dir, "react-dom/client"))
 }

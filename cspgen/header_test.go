@@ -3,35 +3,20 @@ package cspgen
 import (
 	"encoding/json"
 	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata golden files")
 
-// golden compares got with testdata/name, or rewrites it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/name, or rewrites it under -update.
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s mismatch\n got: %s\nwant: %s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 // fullDomains declares every list, unsorted, with duplicates and
@@ -68,7 +53,7 @@ func TestHeaderFull(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := p.Header()
-	golden(t, "full.header", []byte(h+"\n"))
+	checkGolden(t, "full.header", []byte(h+"\n"))
 	if strings.Contains(h, "  ") || strings.Contains(h, " ;") || strings.HasSuffix(h, " ") {
 		t.Errorf("header has stray spaces: %q", h)
 	}
@@ -118,7 +103,7 @@ func TestMetaJSON(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.want == "" {
-				golden(t, tt.name, append(got, '\n'))
+				checkGolden(t, tt.name, append(got, '\n'))
 			} else if string(got) != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}

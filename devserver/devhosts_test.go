@@ -2,6 +2,7 @@ package devserver
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -93,19 +94,11 @@ func TestPublishMCPServer(t *testing.T) {
 	if err != nil || len(res.Content) != 1 || res.Content[0].(*mcp.TextContent).Text != "pong" {
 		t.Fatalf("tools/call through /mcp: %v %v", res, err)
 	}
-	post := func(hdr map[string]string) int {
-		req, _ := http.NewRequest(http.MethodPost, d.PreviewURL()+"mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		for k, v := range hdr {
-			req.Header.Set(k, v)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
+	post := func(extra map[string]string) int {
+		hdr := map[string]string{"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+		maps.Copy(hdr, extra)
+		code, _, _ := do(t, http.MethodPost, d.PreviewURL()+"mcp", "", hdr, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+		return code
 	}
 	if got := post(map[string]string{"Origin": "https://evil.example"}); got != http.StatusForbidden {
 		t.Errorf("POST /mcp from another origin: %d, want 403", got)
@@ -118,15 +111,7 @@ func TestPublishMCPServer(t *testing.T) {
 	if local.PublicMCPURL() != "" {
 		t.Errorf("published without a public URL: %q", local.PublicMCPURL())
 	}
-	if got := func() int {
-		req, _ := http.NewRequest(http.MethodPost, local.PreviewURL()+"mcp", strings.NewReader(`{}`))
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
-	}(); got != http.StatusMethodNotAllowed && got != http.StatusNotFound {
+	if got, _, _ := do(t, http.MethodPost, local.PreviewURL()+"mcp", "", nil, strings.NewReader(`{}`)); got != http.StatusMethodNotAllowed && got != http.StatusNotFound {
 		t.Errorf("POST /mcp without a public URL: %d, want 404 or 405", got)
 	}
 }
@@ -146,20 +131,10 @@ func TestTrustForwardedOrigin(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := startDev(t, func(o *Options) { o.TrustForwarded = tc.trust; o.AllowedHosts = []string{"dev.lan"} })
-			req, _ := http.NewRequest(http.MethodPost, d.PreviewURL()+"_widgetd/csp-report",
-				strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://x.example/a"}`))
-			req.Host = "dev.lan"
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Origin", "https://dev.lan")
-			req.Header.Set("X-Forwarded-Proto", "https")
-			req.Header.Set("X-Forwarded-Host", "dev.lan")
-			res, err := http.DefaultClient.Do(req)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res.Body.Close()
-			if res.StatusCode != tc.want {
-				t.Errorf("POST from https://dev.lan via a proxy: %d, want %d", res.StatusCode, tc.want)
+			hdr := map[string]string{"Content-Type": "application/json", "Origin": "https://dev.lan", "X-Forwarded-Proto": "https", "X-Forwarded-Host": "dev.lan"}
+			if code, _, _ := do(t, http.MethodPost, d.PreviewURL()+"_widgetd/csp-report", "dev.lan", hdr,
+				strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://x.example/a"}`)); code != tc.want {
+				t.Errorf("POST from https://dev.lan via a proxy: %d, want %d", code, tc.want)
 			}
 		})
 	}

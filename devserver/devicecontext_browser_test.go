@@ -3,13 +3,13 @@ package devserver
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/widgetd/widgetd/fixture"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestPreviewDeviceContext: the default device preset and a fixture's
@@ -18,16 +18,11 @@ import (
 // window.openai's globals (safeArea, userAgent).
 func TestPreviewDeviceContext(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		p := filepath.Join(o.WidgetsDir, "hello", fixture.Dir, "default.json")
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
 		// The fixture fields devserver reads today; platform, capabilities,
 		// insets and time zone in fixtures come with fixture/devices.go.
-		fixture := `{"toolResult": {"structuredContent": {"name": "Lin"}}, "hostContext": {"locale": "nb-NO", "maxHeight": 400}}`
-		if err := os.WriteFile(p, []byte(fixture), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "hello", fixture.Dir), map[string]string{
+			"default.json": `{"toolResult": {"structuredContent": {"name": "Lin"}}, "hostContext": {"locale": "nb-NO", "maxHeight": 400}}`,
+		})
 	})
 	p := openPage(t, d.PreviewURL()+"preview/hello?host=chatgpt")
 	p.waitFrameText("Hello, Lin!", 30*time.Second)

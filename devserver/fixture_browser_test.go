@@ -1,11 +1,11 @@
 package devserver
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestPreviewFixtures: the preview starts on a widget's default fixture
@@ -13,20 +13,11 @@ import (
 // answers the widget's own tool call from the fixture's callTool by name.
 func TestPreviewFixtures(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		files := map[string]string{
+		testfiles.Write(t, o.WidgetsDir, map[string]string{
 			"hello/fixtures/default.json": `{"toolName": "greet", "toolResult": {"structuredContent": {"name": "Grace"}}, "hostContext": {"theme": "dark"}}`,
 			"get-time/fixtures/default.json": `{"toolResult": {"structuredContent": {"time": "fixture-start"}},
 				"callTool": {"get-time": {"structuredContent": {"time": "answered-by-name"}}, "*": {"structuredContent": {"time": "wildcard"}}}}`,
-		}
-		for name, data := range files {
-			p := filepath.Join(o.WidgetsDir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 	})
 	// The index lists each widget's fixtures as links to its preview.
 	idx := openPage(t, d.PreviewURL())

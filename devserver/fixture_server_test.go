@@ -5,7 +5,6 @@ import (
 	"html"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/fixture"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestFixturesInBuildEvents: a widget's fixtures (and its legacy
@@ -22,23 +22,13 @@ import (
 // edited fixture is picked up by the next rebuild.
 func TestFixturesInBuildEvents(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		dir := filepath.Join(o.WidgetsDir, "folder-b")
-		files := map[string]string{
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "folder-b"), map[string]string{
 			"widget.json":           `{"name": "renamed", "title": "Renamed"}`,
 			"index.ts":              `document.body.append("r");`,
 			"preview.json":          `{"toolName": "legacy-tool", "toolOutput": {"a": 1}}`,
 			"fixtures/default.json": `{"toolName": "get-renamed", "toolResult": {"structuredContent": {"v": 1}}}`,
 			"fixtures/phone.json":   `{"hostContext": {"device": "mobile", "safeAreaInsets": {"top": 50, "right": 0, "bottom": 0, "left": 0}}}`,
-		}
-		for name, data := range files {
-			p := filepath.Join(dir, filepath.FromSlash(name))
-			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 	})
 	find := func(ev *BuildEvent) WidgetInfo {
 		t.Helper()

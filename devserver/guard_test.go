@@ -19,8 +19,16 @@ import (
 )
 
 // do sends one request with a forged Host and extra headers and returns the
-// status and body.
+// status, header and body.
 func do(t *testing.T, method, u, host string, hdr map[string]string, body io.Reader) (int, http.Header, string) {
+	t.Helper()
+	res, data := send(t, newRequest(t, method, u, host, hdr, body))
+	return res.StatusCode, res.Header, data
+}
+
+// newRequest is a request with a forged Host (none when "") and extra
+// headers.
+func newRequest(t *testing.T, method, u, host string, hdr map[string]string, body io.Reader) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(method, u, body)
 	if err != nil {
@@ -32,13 +40,23 @@ func do(t *testing.T, method, u, host string, hdr map[string]string, body io.Rea
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
+	return req
+}
+
+// send sends req and returns the answer with its whole body, read and
+// closed.
+func send(t *testing.T, req *http.Request) (*http.Response, string) {
+	t.Helper()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer res.Body.Close()
-	data, _ := io.ReadAll(res.Body)
-	return res.StatusCode, res.Header, string(data)
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, string(data)
 }
 
 // countingMCP is a real Go SDK MCP server whose one tool counts its calls.

@@ -261,18 +261,29 @@ func bodyStatus(err error) int {
 	return http.StatusBadRequest
 }
 
+// readReport decodes into v a report the preview page posts (what names
+// the kind in the error), within the reports' rate limit. When it reports
+// false it has answered the request itself: 429 over the limit, or what is
+// wrong with the body.
+func (s *Server) readReport(w http.ResponseWriter, r *http.Request, what string, v any) bool {
+	if !s.reports.allow(time.Now()) {
+		w.Header().Set("Retry-After", "1")
+		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too many " + what + "; slow down"})
+		return false
+	}
+	if err := readJSONBody(w, r, maxReportBody, v); err != nil {
+		writeJSON(w, bodyStatus(err), map[string]string{"error": err.Error()})
+		return false
+	}
+	return true
+}
+
 // serveCSPReport receives a violation the preview page got from the widget
 // frame, prints it (once per widget, directive and origin per build) and
 // returns the advice the page shows.
 func (s *Server) serveCSPReport(w http.ResponseWriter, r *http.Request) {
-	if !s.reports.allow(time.Now()) {
-		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too many CSP reports; slow down"})
-		return
-	}
 	var v cspViolation
-	if err := readJSONBody(w, r, maxReportBody, &v); err != nil {
-		writeJSON(w, bodyStatus(err), map[string]string{"error": err.Error()})
+	if !s.readReport(w, r, "CSP reports", &v) {
 		return
 	}
 	clipViolation(&v)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // writeProject writes files (path relative to root → content) into a new
@@ -16,15 +17,7 @@ import (
 func writeProject(t *testing.T, files map[string]string) (root, widgets string) {
 	t.Helper()
 	root = t.TempDir()
-	for rel, body := range files {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 	return root, filepath.Join(root, "widgets")
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // appClassWidget is a widget written only against the ext-apps App class
@@ -62,15 +63,7 @@ func startAppClassDev(t *testing.T) *devServer {
 	nm := browsertest.RequireNodeModules(t, hosts, "@modelcontextprotocol/ext-apps")
 	root := t.TempDir()
 	widgets := filepath.Join(root, "widgets")
-	for name, data := range appClassWidget {
-		p := filepath.Join(widgets, "app", filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, filepath.Join(widgets, "app"), appClassWidget)
 	if err := os.Symlink(nm, filepath.Join(root, "node_modules")); err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/widgetd/widgetd/internal/exampleserver"
 )
 
 // TestPreviewServerSource renders, in real Chromium, the widgets of the
@@ -18,12 +16,7 @@ import (
 // neither of the preview's canned answers). A server widget with no local
 // widget of its name renders as well.
 func TestPreviewServerSource(t *testing.T) {
-	endpoint := exampleserver.Start(t)
-	d := startDev(t, func(o *Options) { o.MCPURL = endpoint })
-	d.edit(t, "hello/index.ts", func(s string) string { return strings.Replace(s, "`Hello, ${", "`Local, ${", 1) })
-	if ev := d.nextBuild(t, 60*time.Second); !ev.OK {
-		t.Fatalf("rebuild after the edit failed: %+v", ev.Diagnostics)
-	}
+	d := startDevOnExampleServer(t)
 	var tools inspectTools
 	if code, _, body := inspectReq(t, "GET", d.PreviewURL()+"_widgetd/mcp/tools", "", nil, &tools); code != 200 {
 		t.Fatalf("tools: %d %s", code, body)

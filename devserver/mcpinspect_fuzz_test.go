@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets"
 )
 
 // FuzzServerWidgetCSP: whatever _meta a server sends, the CSP built for its
@@ -31,9 +33,9 @@ func FuzzServerWidgetCSP(f *testing.F) {
 		if json.Unmarshal([]byte(meta), &m) != nil {
 			return
 		}
-		mime := mimeMCPApp
+		mime := assets.MIMETypeMCPApp
 		if skybridge {
-			mime = mimeSkybridge
+			mime = assets.MIMETypeSkybridge
 		}
 		h, err := serverWidgetCSP(mime, m)
 		if err == nil {

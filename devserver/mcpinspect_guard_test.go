@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets"
 )
 
 // boundsServer is a real go-sdk MCP server over loopback HTTP with more
@@ -36,12 +38,12 @@ func boundsServer(t *testing.T) string {
 	uiCSP := func(k string, v ...string) mcp.Meta {
 		return mcp.Meta{"ui": map[string]any{"csp": map[string]any{k: v}}}
 	}
-	add("ui://widget/listed.html", mimeMCPApp, uiCSP("connectDomains", "https://api.example.com"), nil, fmt.Sprintf(page, "listed", "L"), nil)
-	add("ui://widget/sky.skybridge.html", mimeSkybridge, nil, mcp.Meta{"openai/widgetCSP": map[string]any{"resource_domains": []string{"https://cdn.example.com"}}, "ui": map[string]any{"csp": map[string]any{"resourceDomains": []string{"https://other.example.com"}}}}, fmt.Sprintf(page, "sky", "S"), nil)
-	add("ui://widget/blob.html", mimeMCPApp, nil, uiCSP("frameDomains", "https://embed.example.com"), "", []byte(fmt.Sprintf(page, "blob", "from a blob")))
-	add("ui://widget/bad.html", mimeMCPApp, nil, uiCSP("connectDomains", "'unsafe-eval'"), fmt.Sprintf(page, "bad", "B"), nil)
+	add("ui://widget/listed.html", assets.MIMETypeMCPApp, uiCSP("connectDomains", "https://api.example.com"), nil, fmt.Sprintf(page, "listed", "L"), nil)
+	add("ui://widget/sky.skybridge.html", assets.MIMETypeSkybridge, nil, mcp.Meta{"openai/widgetCSP": map[string]any{"resource_domains": []string{"https://cdn.example.com"}}, "ui": map[string]any{"csp": map[string]any{"resourceDomains": []string{"https://other.example.com"}}}}, fmt.Sprintf(page, "sky", "S"), nil)
+	add("ui://widget/blob.html", assets.MIMETypeMCPApp, nil, uiCSP("frameDomains", "https://embed.example.com"), "", []byte(fmt.Sprintf(page, "blob", "from a blob")))
+	add("ui://widget/bad.html", assets.MIMETypeMCPApp, nil, uiCSP("connectDomains", "'unsafe-eval'"), fmt.Sprintf(page, "bad", "B"), nil)
 	add("ui://widget/plain.txt", "text/plain", nil, nil, "not html", nil)
-	add("ui://widget/huge.html", mimeMCPApp, nil, nil, fmt.Sprintf(page, "huge", strings.Repeat("x", maxServerResponse)), nil)
+	add("ui://widget/huge.html", assets.MIMETypeMCPApp, nil, nil, fmt.Sprintf(page, "huge", strings.Repeat("x", maxServerResponse)), nil)
 	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil))
 	t.Cleanup(hs.Close)
 	return hs.URL

@@ -2,7 +2,6 @@ package devserver
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -18,33 +17,20 @@ import (
 // into out (when non-nil). hdr may set "Host".
 func inspectReq(t *testing.T, method, u, body string, hdr map[string]string, out any) (int, http.Header, string) {
 	t.Helper()
-	req, err := http.NewRequest(method, u, strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
+	headers := map[string]string{}
 	if body != "" {
-		req.Header.Set("Content-Type", "application/json")
+		headers["Content-Type"] = "application/json"
 	}
 	for k, v := range hdr {
-		if k == "Host" {
-			req.Host = v
-			continue
+		if k != "Host" {
+			headers[k] = v
 		}
-		req.Header.Set(k, v)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	code, header, data := do(t, method, u, hdr["Host"], headers, strings.NewReader(body))
+	if out != nil && json.Unmarshal([]byte(data), out) != nil {
+		t.Fatalf("%s %s: %d, not JSON: %s", method, u, code, data)
 	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != nil && json.Unmarshal(data, out) != nil {
-		t.Fatalf("%s %s: %d, not JSON: %s", method, u, res.StatusCode, data)
-	}
-	return res.StatusCode, res.Header, string(data)
+	return code, header, data
 }
 
 // inspectTools is the decoded answer of GET /_widgetd/mcp/tools.

@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -45,22 +44,10 @@ func TestHostAppBundleUpToDate(t *testing.T) {
 	}
 }
 
+// get sends a GET with extra headers and returns the answer and its body.
 func get(t *testing.T, u string, hdr map[string]string) (*http.Response, string) {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range hdr {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(res.Body)
-	return res, string(body)
+	return send(t, newRequest(t, http.MethodGet, u, "", hdr, nil))
 }
 
 // TestSandboxServesSpecCSP checks the sandbox origin: each widget document
@@ -245,15 +232,9 @@ func TestReverseProxy(t *testing.T) {
 	}
 
 	post := func(site string) int {
-		req, _ := http.NewRequest(http.MethodPost, proxy.URL+"/dev/_widgetd/csp-report", strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://x.example/a"}`))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Sec-Fetch-Site", site)
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res.Body.Close()
-		return res.StatusCode
+		code, _, _ := do(t, http.MethodPost, proxy.URL+"/dev/_widgetd/csp-report", "", map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": site},
+			strings.NewReader(`{"widget":"hello","directive":"connect-src","blockedURI":"https://x.example/a"}`))
+		return code
 	}
 	if got := post("same-origin"); got != 200 {
 		t.Errorf("same-origin report through proxy: %d", got)
@@ -342,15 +323,8 @@ func TestPublicURLExternalMode(t *testing.T) {
 	if _, body := get(t, d.PreviewURL()+"preview/hello", map[string]string{"X-Forwarded-Prefix": "/evil"}); !strings.Contains(body, `src="/_widgetd/hostapp.js"`) {
 		t.Errorf("an untrusted X-Forwarded-Prefix changed the links:\n%s", body)
 	}
-	req, _ := http.NewRequest(http.MethodGet, d.PreviewURL()+"preview/hello", nil)
-	req.Host = "tunnel.example.com"
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body, _ := io.ReadAll(res.Body)
-	res.Body.Close()
-	if res.StatusCode != 200 || !strings.Contains(string(body), `src="/dev/_widgetd/hostapp.js"`) {
-		t.Errorf("preview addressed to the public host: %d, links without the public URL's /dev:\n%s", res.StatusCode, body)
+	code, _, body := do(t, http.MethodGet, d.PreviewURL()+"preview/hello", "tunnel.example.com", nil, nil)
+	if code != 200 || !strings.Contains(body, `src="/dev/_widgetd/hostapp.js"`) {
+		t.Errorf("preview addressed to the public host: %d, links without the public URL's /dev:\n%s", code, body)
 	}
 }

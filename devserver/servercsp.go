@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 )
 
@@ -14,7 +15,7 @@ import (
 // a host reads them: ChatGPT (skybridge) reads openai/widgetCSP and also
 // understands ui.csp; an MCP Apps host reads ui.csp only.
 func cspKeys(mime string) []string {
-	if strings.EqualFold(strings.ReplaceAll(mime, " ", ""), mimeSkybridge) {
+	if strings.EqualFold(strings.ReplaceAll(mime, " ", ""), assets.MIMETypeSkybridge) {
 		return []string{"openai/widgetCSP", "ui.csp"}
 	}
 	return []string{"ui.csp"}
@@ -39,14 +40,9 @@ func hasCSP(mime string, meta mcp.Meta) bool {
 	return false
 }
 
-// openaiCSP is the openai/widgetCSP object (snake_case).
-type openaiCSP struct {
-	Connect  []string `json:"connect_domains"`
-	Resource []string `json:"resource_domains"`
-	Frame    []string `json:"frame_domains"`
-	Redirect []string `json:"redirect_domains"`
-	BaseURI  []string `json:"base_uri_domains"`
-}
+// openaiCSP is the openai/widgetCSP object (snake_case): assets' wire type
+// without its key-keeping JSON methods, as only the lists are read here.
+type openaiCSP assets.WidgetCSP
 
 // serverWidgetCSP is the CSP header a host builds (with cspgen, as for
 // local widgets) from the first of metas that declares a CSP for mime; the
@@ -90,5 +86,5 @@ func decodeCSP(key string, v any) (cspgen.Domains, error) {
 	if err := json.Unmarshal(raw, &o); err != nil {
 		return cspgen.Domains{}, fmt.Errorf("_meta %s is not a CSP object (connect_domains, resource_domains, frame_domains lists): %w", key, err)
 	}
-	return cspgen.Domains{Connect: o.Connect, Resource: o.Resource, Frame: o.Frame, Redirect: o.Redirect, BaseURI: o.BaseURI}, nil
+	return cspgen.Domains{Connect: o.ConnectDomains, Resource: o.ResourceDomains, Frame: o.FrameDomains, Redirect: o.RedirectDomains, BaseURI: o.BaseURIDomains}, nil
 }

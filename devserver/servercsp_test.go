@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/cspgen"
 )
 
@@ -25,17 +26,17 @@ func TestServerWidgetCSP(t *testing.T) {
 		not   string
 		err   bool
 	}{
-		{"none: spec default", mimeMCPApp, []mcp.Meta{nil, {}}, def.Header(), "", false},
-		{"content ui.csp", mimeMCPApp, []mcp.Meta{ui("resourceDomains", "https://cdn.example.com")}, "img-src 'self' data: https://cdn.example.com", "", false},
-		{"content first, listing ignored", mimeMCPApp, []mcp.Meta{ui("connectDomains", "https://a.example.com"), ui("connectDomains", "https://b.example.com")}, "https://a.example.com", "b.example.com", false},
-		{"listing when content has none", mimeMCPApp, []mcp.Meta{{"other": 1}, ui("frameDomains", "https://f.example.com")}, "frame-src https://f.example.com", "", false},
-		{"mcp-app ignores openai/widgetCSP", mimeMCPApp, []mcp.Meta{both}, "https://ui.example.com", "oa.example.com", false},
-		{"skybridge prefers openai/widgetCSP", mimeSkybridge, []mcp.Meta{both}, "https://oa.example.com", "ui.example.com", false},
-		{"skybridge falls back to ui.csp", mimeSkybridge, []mcp.Meta{ui("connectDomains", "https://ui.example.com")}, "connect-src 'self' https://ui.example.com", "", false},
-		{"keyword refused", mimeMCPApp, []mcp.Meta{ui("connectDomains", "'unsafe-eval'")}, "_meta ui.csp", "", true},
-		{"injection refused", mimeSkybridge, []mcp.Meta{oa("resource_domains", "https://a.example; script-src *")}, "_meta openai/widgetCSP", "", true},
-		{"not a list", mimeMCPApp, []mcp.Meta{{"ui": map[string]any{"csp": map[string]any{"connectDomains": "https://a.example"}}}}, "not a CSP object", "", true},
-		{"not an object", mimeMCPApp, []mcp.Meta{{"ui": map[string]any{"csp": "script-src *"}}}, "not a CSP object", "", true},
+		{"none: spec default", assets.MIMETypeMCPApp, []mcp.Meta{nil, {}}, def.Header(), "", false},
+		{"content ui.csp", assets.MIMETypeMCPApp, []mcp.Meta{ui("resourceDomains", "https://cdn.example.com")}, "img-src 'self' data: https://cdn.example.com", "", false},
+		{"content first, listing ignored", assets.MIMETypeMCPApp, []mcp.Meta{ui("connectDomains", "https://a.example.com"), ui("connectDomains", "https://b.example.com")}, "https://a.example.com", "b.example.com", false},
+		{"listing when content has none", assets.MIMETypeMCPApp, []mcp.Meta{{"other": 1}, ui("frameDomains", "https://f.example.com")}, "frame-src https://f.example.com", "", false},
+		{"mcp-app ignores openai/widgetCSP", assets.MIMETypeMCPApp, []mcp.Meta{both}, "https://ui.example.com", "oa.example.com", false},
+		{"skybridge prefers openai/widgetCSP", assets.MIMETypeSkybridge, []mcp.Meta{both}, "https://oa.example.com", "ui.example.com", false},
+		{"skybridge falls back to ui.csp", assets.MIMETypeSkybridge, []mcp.Meta{ui("connectDomains", "https://ui.example.com")}, "connect-src 'self' https://ui.example.com", "", false},
+		{"keyword refused", assets.MIMETypeMCPApp, []mcp.Meta{ui("connectDomains", "'unsafe-eval'")}, "_meta ui.csp", "", true},
+		{"injection refused", assets.MIMETypeSkybridge, []mcp.Meta{oa("resource_domains", "https://a.example; script-src *")}, "_meta openai/widgetCSP", "", true},
+		{"not a list", assets.MIMETypeMCPApp, []mcp.Meta{{"ui": map[string]any{"csp": map[string]any{"connectDomains": "https://a.example"}}}}, "not a CSP object", "", true},
+		{"not an object", assets.MIMETypeMCPApp, []mcp.Meta{{"ui": map[string]any{"csp": "script-src *"}}}, "not a CSP object", "", true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			h, err := serverWidgetCSP(c.mime, c.metas...)

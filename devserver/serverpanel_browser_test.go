@@ -19,6 +19,20 @@ import (
 	"github.com/widgetd/widgetd/internal/exampleserver"
 )
 
+// startDevOnExampleServer starts the real examples/mcpserver and a dev
+// server inspecting it, with the local hello edited to greet "Local, …",
+// so a page showing "Hello, …" shows the server's own widget document.
+func startDevOnExampleServer(t *testing.T) *devServer {
+	t.Helper()
+	endpoint := exampleserver.Start(t)
+	d := startDev(t, func(o *Options) { o.MCPURL = endpoint })
+	d.edit(t, "hello/index.ts", func(s string) string { return strings.Replace(s, "`Hello, ${", "`Local, ${", 1) })
+	if ev := d.nextBuild(t, 60*time.Second); !ev.OK {
+		t.Fatalf("rebuild after the edit failed: %+v", ev.Diagnostics)
+	}
+	return d
+}
+
 // TestServerPanelExampleServer drives the Server tab end to end in real
 // Chromium against the real examples/mcpserver: the tools listed from the
 // server; hello's generated form filled as a user types, its arguments
@@ -28,12 +42,7 @@ import (
 // Resource tab shows; then get-time called from the form, and the call its
 // widget makes itself (the refresh button) answered by the server.
 func TestServerPanelExampleServer(t *testing.T) {
-	endpoint := exampleserver.Start(t)
-	d := startDev(t, func(o *Options) { o.MCPURL = endpoint })
-	d.edit(t, "hello/index.ts", func(s string) string { return strings.Replace(s, "`Hello, ${", "`Local, ${", 1) })
-	if ev := d.nextBuild(t, 60*time.Second); !ev.OK {
-		t.Fatalf("rebuild after the edit failed: %+v", ev.Diagnostics)
-	}
+	d := startDevOnExampleServer(t)
 	p := openPage(t, d.PreviewURL()+"preview/hello?host=mcp-apps")
 	p.waitFrameText("Local, ", 30*time.Second)
 	p.click("#tab-server")

@@ -8,18 +8,14 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/widgetd/widgetd/assets"
 )
 
 // ServerWidgetPath is where the sandbox origin serves a widget document read
 // from the --mcp server (query uri=ui://…), so the preview can render the
 // server's own widget rather than the local build.
 const ServerWidgetPath = "/_widgetd/server-widget"
-
-// The MIME types of a widget resource: MCP Apps and ChatGPT's skybridge.
-const (
-	mimeMCPApp    = "text/html;profile=mcp-app"
-	mimeSkybridge = "text/html+skybridge"
-)
 
 // serverWidget is a widget resource read from the --mcp server: its
 // document, the MIME type and _meta of its content, and the CSP header a
@@ -132,11 +128,11 @@ func widgetContent(uri string, res *mcp.ReadResourceResult) (*mcp.ResourceConten
 		}
 		seen = append(seen, fmt.Sprintf("%q", c.MIMEType))
 	}
-	return nil, fmt.Errorf("resources/read %s gave no widget HTML (mimeType %s or %s); it gave [%s]", uri, mimeMCPApp, mimeSkybridge, strings.Join(seen, ", "))
+	return nil, fmt.Errorf("resources/read %s gave no widget HTML (mimeType %s or %s); it gave [%s]", uri, assets.MIMETypeMCPApp, assets.MIMETypeSkybridge, strings.Join(seen, ", "))
 }
 
 // isWidgetMIME reports whether a MIME type is a widget document's.
 func isWidgetMIME(m string) bool {
 	m = strings.ToLower(strings.ReplaceAll(m, " ", ""))
-	return m == mimeMCPApp || m == mimeSkybridge
+	return m == assets.MIMETypeMCPApp || m == assets.MIMETypeSkybridge
 }

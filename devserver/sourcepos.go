@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 )
 
 // SourcePos is where in a widget's sources a place the browser reported
@@ -99,14 +98,8 @@ type UncaughtError struct {
 // widget frame, traces it to the source line, prints it (once per widget,
 // message and place per build) and returns it with its source position.
 func (s *Server) serveErrorReport(w http.ResponseWriter, r *http.Request) {
-	if !s.reports.allow(time.Now()) {
-		w.Header().Set("Retry-After", "1")
-		writeJSON(w, http.StatusTooManyRequests, map[string]string{"error": "too many reports; slow down"})
-		return
-	}
 	var e UncaughtError
-	if err := readJSONBody(w, r, maxReportBody, &e); err != nil {
-		writeJSON(w, bodyStatus(err), map[string]string{"error": err.Error()})
+	if !s.readReport(w, r, "reports", &e) {
 		return
 	}
 	for _, f := range []*string{&e.Widget, &e.Message, &e.File} {

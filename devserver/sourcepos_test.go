@@ -2,11 +2,12 @@ package devserver
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // boomTSX is a TSX widget that makes a CSP violation (a fetch from an
@@ -29,16 +30,7 @@ setTimeout(() => {
 // under both hosts.
 func TestSourcePositionsInDev(t *testing.T) {
 	d := startDev(t, nil)
-	dir := filepath.Join(d.widgets, "boom")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "index.tsx"), []byte(boomTSX), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"title": "Boom"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.Write(t, filepath.Join(d.widgets, "boom"), map[string]string{"index.tsx": boomTSX, "widget.json": `{"title": "Boom"}`})
 	for ev := d.nextBuild(t, 30*time.Second); ; ev = d.nextBuild(t, 30*time.Second) {
 		if !ev.OK {
 			t.Fatalf("build failed: %+v", ev.Diagnostics)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestRebuildOnRawImport edits a text file a widget imports with ?raw and
@@ -16,20 +18,11 @@ import (
 // Builder trusts their stamps and rebuilds only what an edit touches.
 func TestRebuildOnRawImport(t *testing.T) {
 	d := startDev(t, func(o *Options) {
-		dir := filepath.Join(o.WidgetsDir, "notes")
-		files := map[string]string{
+		testfiles.Write(t, filepath.Join(o.WidgetsDir, "notes"), map[string]string{
 			"widget.json": `{"title": "Notes"}`,
 			"index.ts":    "import note from \"./note.txt?raw\";\ndocument.body.textContent = note;\n",
 			"note.txt":    "first-note-text",
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for name, content := range files {
-			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		})
 		backdate(t, o.Root)
 	})
 	if got := widgetHTML(t, d, "notes"); !strings.Contains(got, "first-note-text") {

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/widgetd/widgetd/internal/testfiles"
 	"github.com/widgetd/widgetd/typecheck"
 	"github.com/widgetd/widgetd/typesgen"
 )
@@ -34,7 +35,7 @@ func TestTypedWalkthrough(t *testing.T) {
 	if err := os.CopyFS(filepath.Join(server, "dist"), os.DirFS("../examples/mcpserver/dist")); err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(server, "main.go"), snippet(t, "../docs/embedding.md", "typed-server"))
+	testfiles.WriteFile(t, filepath.Join(server, "main.go"), snippet(t, "../docs/embedding.md", "typed-server"))
 	widgets := snippetProject(t, []tsSnippet{{ext: "tsx", code: snippet(t, "../docs/embedding.md", "typed-widget")}})
 	if err := os.Rename(filepath.Join(widgets, "s0"), filepath.Join(widgets, "weather")); err != nil {
 		t.Fatal(err)
@@ -53,7 +54,7 @@ func TestTypedWalkthrough(t *testing.T) {
 	if !ok || len(plan.Write) != 1 {
 		t.Fatalf("widgetd types --from ./cmd/server planned %v, want %s alone", plan.Write, generated)
 	}
-	write(t, generated, string(data))
+	testfiles.WriteFile(t, generated, string(data))
 	shown := snippet(t, "../docs/embedding.md", "typed-generated")
 	normal := func(s string) string { return sourceLine.ReplaceAllString(s, "// Source: …") }
 	if normal(shown) != normal(string(data)) {
@@ -65,15 +66,5 @@ func TestTypedWalkthrough(t *testing.T) {
 	}
 	for _, d := range diags {
 		t.Errorf("step 3's widget does not type-check against the generated types: %s", d)
-	}
-}
-
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }

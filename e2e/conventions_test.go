@@ -76,7 +76,7 @@ func TestConventionWidgets(t *testing.T) {
 		o := opts(t.TempDir())
 		o.NoCompress = true
 		bw := assembleInline(t, o)
-		renderCases(t, bw, conventionCases(), nil, nil)
+		renderCases(t, bw, conventionCases(), nil, false, nil)
 	})
 
 	t.Run("external", func(t *testing.T) {
@@ -99,7 +99,7 @@ func TestConventionWidgets(t *testing.T) {
 		if len(svgs) != 2 {
 			t.Errorf("env-assets files %v: want logo and badge as hashed .svg files", env.Files)
 		}
-		renderCases(t, bw, conventionCases(), nil, func(t *testing.T, w assets.Widget) {
+		renderCases(t, bw, conventionCases(), nil, false, func(t *testing.T, w assets.Widget) {
 			for _, f := range w.Files {
 				if _, ok := origin.get("/" + f); !ok {
 					t.Errorf("widget %s: %s never fetched from the asset origin (fetched: %v)", w.Name, f, origin.paths())
@@ -111,8 +111,8 @@ func TestConventionWidgets(t *testing.T) {
 
 // renderCases renders each case in both hosts as parallel subtests. extra
 // routes are mounted beside the widgets (an asset origin on the same
-// origin); after runs once the widget has rendered.
-func renderCases(t *testing.T, bw *build, cases []example, extra map[string]http.Handler, after func(*testing.T, assets.Widget)) {
+// origin); sized and after are renderOn's.
+func renderCases(t *testing.T, bw *build, cases []example, extra map[string]http.Handler, sized bool, after func(*testing.T, assets.Widget)) {
 	t.Helper()
 	mux := hostMux(t, bw)
 	for p, h := range extra {
@@ -120,12 +120,15 @@ func renderCases(t *testing.T, bw *build, cases []example, extra map[string]http
 	}
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
-	renderOn(t, srv.URL, bw, cases, after)
+	renderOn(t, srv.URL, bw, cases, sized, after)
 }
 
 // renderOn renders the cases against a server at base that serves the host
-// pages and /w/<name>.
-func renderOn(t *testing.T, base string, bw *build, cases []example, after func(*testing.T, assets.Widget)) {
+// pages and /w/<name>, in both hosts as parallel subtests: each shows what
+// it wants; sized, it also reports its height to the host; a case with a
+// refresh calls its tool from the widget; after runs once the widget has
+// rendered; and the page logs no error.
+func renderOn(t *testing.T, base string, bw *build, cases []example, sized bool, after func(*testing.T, assets.Widget)) {
 	t.Helper()
 	for _, ex := range cases {
 		w, ok := bw.widgets[ex.name]
@@ -133,34 +136,99 @@ func renderOn(t *testing.T, base string, bw *build, cases []example, after func(
 			t.Errorf("build has no %s widget", ex.name)
 			continue
 		}
-		t.Run(ex.name+"/mcp-apps", func(t *testing.T) {
-			t.Parallel()
-			p := shared.Page(t)
-			p.OpenHost(base+browsertest.MCPHostPath, "/w/"+ex.name, map[string]any{"input": map[string]any{}, "result": ex.result})
-			if ex.result != nil {
-				// A widget that talks to its host (through window.openai)
-				// completes the handshake; the others never start one.
-				p.Wait(`hostLog.some(e => e.t == "initialized")`)
-			}
-			rendered(p, ex)
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
-		t.Run(ex.name+"/chatgpt", func(t *testing.T) {
-			t.Parallel()
-			p := shared.Page(t)
-			globals := map[string]any{"toolInput": map[string]any{}, "toolOutput": ex.result["structuredContent"]}
-			p.OpenHost(base+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, globals, map[string]any{})
-			p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
-			rendered(p, ex)
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
+		for _, host := range twoHosts {
+			t.Run(ex.name+"/"+host.name, func(t *testing.T) {
+				t.Parallel()
+				p := host.render(t, base, ex, sized)
+				if after != nil {
+					after(t, w)
+				}
+				p.NoErrors()
+			})
+		}
 	}
+}
+
+// twoHosts are the hosts renderOn renders each case in, by subtest name.
+var twoHosts = []struct {
+	name   string
+	render func(t *testing.T, base string, ex example, sized bool) *browsertest.Page
+}{{"mcp-apps", renderMCPApps}, {"chatgpt", renderChatGPT}}
+
+// toolInput is the tool's arguments the hosts send: ex.input, or {} for a
+// case that sets none.
+func (ex example) toolInput() map[string]any {
+	if ex.input == nil {
+		return map[string]any{}
+	}
+	return ex.input
+}
+
+// renderMCPApps renders ex in the MCP Apps host page and checks what the
+// host saw: the handshake (from a widget that talks to its host: one given
+// a tool result), the size when sized, and the widget's own tools/call. It
+// returns the page, for after and the error check.
+func renderMCPApps(t *testing.T, base string, ex example, sized bool) *browsertest.Page {
+	t.Helper()
+	p := shared.Page(t)
+	data := map[string]any{"input": ex.toolInput(), "result": ex.result}
+	if ex.refresh != nil {
+		data["tools"] = map[string]any{ex.name: ex.refresh.result}
+	}
+	p.OpenHost(base+browsertest.MCPHostPath, "/w/"+ex.name, data)
+	if ex.result != nil {
+		// A widget that talks to its host (through window.openai)
+		// completes the handshake; the others never start one.
+		p.Wait(`hostLog.some(e => e.t == "initialized")`)
+	}
+	rendered(p, ex)
+	if sized {
+		p.Wait(`hostLog.some(e => e.t == "size" && e.p.height > 0)`)
+	}
+	if ex.refresh != nil {
+		click(p, ex)
+		calls := p.HostLog("calltool")
+		var call map[string]any
+		if len(calls) == 1 {
+			call, _ = calls[0]["p"].(map[string]any)
+		}
+		// The bridge asks for progress on every tool call (_meta.progressToken).
+		if meta, _ := call["_meta"].(map[string]any); meta["progressToken"] == nil {
+			t.Errorf("host saw tools/call %v, want one with a _meta.progressToken", calls)
+		}
+		delete(call, "_meta")
+		if len(calls) != 1 || browsertest.JS(call) != browsertest.JS(map[string]any{"name": ex.name, "arguments": map[string]any{}}) {
+			t.Errorf("host saw tools/call %v, want one call of %q with {}", calls, ex.name)
+		}
+	}
+	return p
+}
+
+// renderChatGPT renders ex in the ChatGPT host page with window.openai's
+// globals and checks what the host saw: the intrinsic height when sized,
+// and the widget's own callTool.
+func renderChatGPT(t *testing.T, base string, ex example, sized bool) *browsertest.Page {
+	t.Helper()
+	p := shared.Page(t)
+	globals := map[string]any{"toolInput": ex.toolInput(), "toolOutput": ex.result["structuredContent"], "toolResponseMetadata": ex.result["_meta"]}
+	tools := map[string]any{}
+	if ex.refresh != nil {
+		tools[ex.name] = ex.refresh.result
+	}
+	p.OpenHost(base+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, globals, tools)
+	p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
+	rendered(p, ex)
+	if sized {
+		p.Wait(`chatgptHost.log.some(e => e.t == "notifyIntrinsicHeight" && e.p > 0)`)
+	}
+	if ex.refresh != nil {
+		click(p, ex)
+		calls := p.HostLog("callTool")
+		if len(calls) != 1 || browsertest.JS(calls[0]["p"]) != browsertest.JS(map[string]any{"name": ex.name, "args": map[string]any{}}) {
+			t.Errorf("window.openai.callTool saw %v, want one call of %q with {}", calls, ex.name)
+		}
+	}
+	return p
 }
 
 // TestWorkerWidget builds a widget that computes in module workers. Inline,
@@ -211,7 +279,7 @@ func TestWorkerWidget(t *testing.T) {
 	mux.Handle("/assets/", origin)
 	serveOn(t, ln, mux)
 	cases := []example{{name: "doubler", want: map[string]string{"#doubled": "42", "#squared": "441"}}}
-	renderOn(t, base, bw, cases, func(t *testing.T, w assets.Widget) {
+	renderOn(t, base, bw, cases, false, func(t *testing.T, w assets.Widget) {
 		for _, f := range workers {
 			if _, ok := origin.get("/" + f); !ok {
 				t.Errorf("worker %s never fetched (fetched: %v)", f, origin.paths())

@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -162,75 +161,11 @@ func isText(p string) bool {
 }
 
 // renderAll renders every example, in both hosts, as parallel subtests, and
-// runs after(t, widget) once the widget has rendered.
+// runs after(t, widget) once the widget has rendered; each example also
+// reports its size to the host.
 func renderAll(t *testing.T, bw *build, after func(*testing.T, assets.Widget)) {
 	t.Helper()
-	srv := httptest.NewServer(hostMux(t, bw))
-	t.Cleanup(srv.Close)
-
-	for _, ex := range examples() {
-		w, ok := bw.widgets[ex.name]
-		if !ok {
-			t.Errorf("build has no %s widget", ex.name)
-			continue
-		}
-		t.Run(ex.name+"/mcp-apps", func(t *testing.T) {
-			t.Parallel()
-			p := shared.Page(t)
-			data := map[string]any{"input": ex.input, "result": ex.result}
-			if ex.refresh != nil {
-				data["tools"] = map[string]any{ex.name: ex.refresh.result}
-			}
-			p.OpenHost(srv.URL+browsertest.MCPHostPath, "/w/"+ex.name, data)
-			p.Wait(`hostLog.some(e => e.t == "initialized")`)
-			rendered(p, ex)
-			p.Wait(`hostLog.some(e => e.t == "size" && e.p.height > 0)`)
-			if ex.refresh != nil {
-				click(p, ex)
-				calls := p.HostLog("calltool")
-				var call map[string]any
-				if len(calls) == 1 {
-					call, _ = calls[0]["p"].(map[string]any)
-				}
-				// The bridge asks for progress on every tool call (_meta.progressToken).
-				if meta, _ := call["_meta"].(map[string]any); meta["progressToken"] == nil {
-					t.Errorf("host saw tools/call %v, want one with a _meta.progressToken", calls)
-				}
-				delete(call, "_meta")
-				if len(calls) != 1 || browsertest.JS(call) != browsertest.JS(map[string]any{"name": ex.name, "arguments": map[string]any{}}) {
-					t.Errorf("host saw tools/call %v, want one call of %q with {}", calls, ex.name)
-				}
-			}
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
-		t.Run(ex.name+"/chatgpt", func(t *testing.T) {
-			t.Parallel()
-			p := shared.Page(t)
-			globals := map[string]any{"toolInput": ex.input, "toolOutput": ex.result["structuredContent"], "toolResponseMetadata": ex.result["_meta"]}
-			tools := map[string]any{}
-			if ex.refresh != nil {
-				tools[ex.name] = ex.refresh.result
-			}
-			p.OpenHost(srv.URL+browsertest.ChatGPTHostPath, "/w/"+ex.name+"?"+browsertest.ChatGPTQuery, globals, tools)
-			p.Wait(W + `.openai && ` + W + `.document.readyState == "complete"`)
-			rendered(p, ex)
-			p.Wait(`chatgptHost.log.some(e => e.t == "notifyIntrinsicHeight" && e.p > 0)`)
-			if ex.refresh != nil {
-				click(p, ex)
-				calls := p.HostLog("callTool")
-				if len(calls) != 1 || browsertest.JS(calls[0]["p"]) != browsertest.JS(map[string]any{"name": ex.name, "args": map[string]any{}}) {
-					t.Errorf("window.openai.callTool saw %v, want one call of %q with {}", calls, ex.name)
-				}
-			}
-			if after != nil {
-				after(t, w)
-			}
-			p.NoErrors()
-		})
-	}
+	renderCases(t, bw, examples(), nil, true, after)
 }
 
 // rendered waits until the widget shows what ex wants.

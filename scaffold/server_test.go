@@ -2,11 +2,12 @@ package scaffold
 
 import (
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestIgnoreAdditions: adding a Go server to a project appends to its
@@ -48,9 +49,9 @@ func TestIgnoreAdditions(t *testing.T) {
 			if !strings.HasSuffix(old, "\n") {
 				old += "\n"
 			}
-			writeFile(t, filepath.Join(dir, ".gitignore"), old+add)
+			testfiles.WriteFile(t, filepath.Join(dir, ".gitignore"), old+add)
 			for _, f := range []string{"dist/manifest.json", "node_modules/x/index.js", "greeter"} {
-				writeFile(t, filepath.Join(dir, f), "x")
+				testfiles.WriteFile(t, filepath.Join(dir, f), "x")
 			}
 			git(t, dir, "init", "--quiet")
 			for path, wantIgnored := range map[string]bool{"dist/manifest.json": false, "node_modules/x/index.js": true, "greeter": true} {
@@ -68,16 +69,6 @@ func TestBinaryName(t *testing.T) {
 		if got := binaryName(module); got != want {
 			t.Errorf("binaryName(%q) = %q, want %q", module, got, want)
 		}
-	}
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -284,6 +286,19 @@ func (c *converter) resolve(ref string) *Schema {
 	return cur
 }
 
+// choose is the pseudo-schema of a two-token step: the next token picks
+// the first of n members whose key is that token (nil when none is).
+func choose(n int, key func(int) string, member func(int) *Schema) *Schema {
+	return &Schema{pending: func(tok string) *Schema {
+		for i := range n {
+			if key(i) == tok {
+				return member(i)
+			}
+		}
+		return nil
+	}}
+}
+
 // step follows one JSON pointer token below s ("$defs", then a name; or
 // "properties", then a name; "items"; "allOf", then an index; …). It
 // handles two-token steps by returning a pseudo-schema for the map.
@@ -292,24 +307,10 @@ func (s *Schema) step(tok string) *Schema {
 		return s.pending(tok)
 	}
 	named := func(l []Property) *Schema {
-		return &Schema{pending: func(name string) *Schema {
-			for _, p := range l {
-				if p.Name == name {
-					return p.Schema
-				}
-			}
-			return nil
-		}}
+		return choose(len(l), func(i int) string { return l[i].Name }, func(i int) *Schema { return l[i].Schema })
 	}
 	indexed := func(l []*Schema) *Schema {
-		return &Schema{pending: func(i string) *Schema {
-			for n, sub := range l {
-				if fmt.Sprint(n) == i {
-					return sub
-				}
-			}
-			return nil
-		}}
+		return choose(len(l), strconv.Itoa, func(i int) *Schema { return l[i] })
 	}
 	switch tok {
 	case "$defs", "definitions":
@@ -537,13 +538,8 @@ func literalOf(v any, indent string) string {
 		}
 		return "[" + strings.Join(ts, ", ") + "]"
 	case map[string]any:
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
 		var ts []string
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			ts = append(ts, propertyName(k)+": "+literalOf(v[k], indent))
 		}
 		return "{ " + strings.Join(ts, "; ") + " }"

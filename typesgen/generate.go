@@ -3,6 +3,8 @@ package typesgen
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -71,13 +73,8 @@ func Generate(tools []Tool, source Source) ([]File, error) {
 			byWidget[w] = append(byWidget[w], t)
 		}
 	}
-	widgets := make([]string, 0, len(byWidget))
-	for w := range byWidget {
-		widgets = append(widgets, w)
-	}
-	sort.Strings(widgets)
 	var files []File
-	for _, w := range widgets {
+	for _, w := range slices.Sorted(maps.Keys(byWidget)) {
 		ts := byWidget[w]
 		sort.Slice(ts, func(i, j int) bool { return ts[i].Name < ts[j].Name })
 		data, err := widgetFile(w, ts, source)

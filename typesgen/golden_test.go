@@ -1,13 +1,14 @@
 package typesgen
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -27,24 +28,6 @@ func corpusTool(t *testing.T, path string) Tool {
 		OutputSchema: schema, Meta: meta}
 }
 
-// checkGolden compares got with the golden file (rewritten with -update).
-func checkGolden(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./typesgen -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the generated output (go test ./typesgen -update rewrites it); got:\n%s", golden, got)
-	}
-}
-
 // TestCorpusGolden converts every schema of testdata/corpus and compares
 // the declaration file with its golden.
 func TestCorpusGolden(t *testing.T) {
@@ -61,7 +44,7 @@ func TestCorpusGolden(t *testing.T) {
 			if len(files) != 1 {
 				t.Fatalf("got %d files, want 1", len(files))
 			}
-			checkGolden(t, strings.TrimSuffix(p, ".json")+".d.ts", files[0].Data)
+			golden.Check(t, strings.TrimSuffix(p, ".json")+".d.ts", files[0].Data, *update)
 		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/widgetd/widgetd/internal/golden"
 )
 
 // Forecast and the types below are a tool's Go input and output as a
@@ -67,5 +69,5 @@ func TestGoStructsGolden(t *testing.T) {
 	if len(files) != 1 || files[0].Widget != "go-structs" {
 		t.Fatalf("got %d files (%+v), want one for go-structs", len(files), files)
 	}
-	checkGolden(t, "testdata/gostructs/go-structs.d.ts", files[0].Data)
+	golden.Check(t, "testdata/gostructs/go-structs.d.ts", files[0].Data, *update)
 }

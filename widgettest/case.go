@@ -272,12 +272,7 @@ func checkLog(st *pageState) []string {
 				Source                            *devserver.SourcePos
 			}
 			_ = json.Unmarshal(e.Data, &v)
-			loc := ""
-			if v.Source != nil {
-				loc = " at " + sourceAt(v.Source)
-			} else if v.SourceFile != "" {
-				loc = fmt.Sprintf(" at %s:%d:%d", v.SourceFile, v.Line, v.Column)
-			}
+			loc := placeOf(v.Source, v.SourceFile, v.Line, v.Column, " at %s:%d:%d")
 			out = append(out, fmt.Sprintf("CSP violation: %s blocked %q%s", v.Directive, v.BlockedURI, loc))
 		case "uncaught":
 			var v struct {
@@ -286,12 +281,7 @@ func checkLog(st *pageState) []string {
 				Source        *devserver.SourcePos
 			}
 			_ = json.Unmarshal(e.Data, &v)
-			loc := ""
-			if v.Source != nil {
-				loc = " at " + sourceAt(v.Source)
-			} else if v.File != "" {
-				loc = fmt.Sprintf(" (%s:%d:%d)", v.File, v.Line, v.Column)
-			}
+			loc := placeOf(v.Source, v.File, v.Line, v.Column, " (%s:%d:%d)")
 			out = append(out, "uncaught error in the widget: "+v.Message+loc)
 		default:
 			out = append(out, fmt.Sprintf("%s: %s", e.Kind, e.Data))
@@ -301,6 +291,20 @@ func checkLog(st *pageState) []string {
 }
 
 // sourceAt is "file:line:col" and, when known, the source line below it.
+// placeOf is the suffix that says where a logged error came from: the
+// original source when the preview mapped it, else the bundled file the
+// browser reported, written with bundledFormat (file, line, column); empty
+// when neither is known.
+func placeOf(src *devserver.SourcePos, file string, line, col int, bundledFormat string) string {
+	if src != nil {
+		return " at " + sourceAt(src)
+	}
+	if file != "" {
+		return fmt.Sprintf(bundledFormat, file, line, col)
+	}
+	return ""
+}
+
 func sourceAt(p *devserver.SourcePos) string {
 	if p.Text == "" {
 		return p.String()

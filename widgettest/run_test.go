@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestExamplesPass runs widgetd test's engine on the repository's example
@@ -44,15 +46,7 @@ func project(t *testing.T, files map[string]string) (root, widgets string) {
 	t.Helper()
 	root = t.TempDir()
 	widgets = filepath.Join(root, "widgets")
-	for name, data := range files {
-		p := filepath.Join(widgets, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, widgets, files)
 	return root, widgets
 }
 

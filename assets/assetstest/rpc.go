@@ -7,9 +7,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/widgetd/widgetd/assets/audit"
+	"github.com/widgetd/widgetd/internal/golden"
 	"io"
 	"net/http"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -107,20 +107,7 @@ func Golden(t testing.TB, file string, got json.RawMessage, update bool) {
 	if err := json.Indent(&buf, got, "", "  "); err != nil {
 		t.Fatalf("golden %s: %v", file, err)
 	}
-	norm := hashInURI.ReplaceAllString(buf.String(), ".HASH.") + "\n"
-	if update {
-		if err := os.WriteFile(file, []byte(norm), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatalf("%v (run the test with -update to write it)", err)
-	}
-	if norm != string(want) {
-		t.Errorf("%s differs from what the server sent:\n%s", file, norm)
-	}
+	golden.Check(t, file, []byte(hashInURI.ReplaceAllString(buf.String(), ".HASH.")+"\n"), update)
 }
 
 // ToolsListGolden checks a tools/list answer as an SDK adapter sent it: it

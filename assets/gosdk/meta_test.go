@@ -6,7 +6,6 @@ import (
 	"flag"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -71,12 +70,7 @@ func metaServer(t *testing.T) *mcp.Server {
 		t.Errorf("Audit over the tool as written: %v, want %s (AddTool infers outputSchema on a copy): %v", err, audit.RuleToolOutputSchemaMissing, findings)
 	}
 	findings, err = gosdk.AuditServer(context.Background(), reg, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range findings {
-		t.Errorf("AuditServer: %s", f)
-	}
+	adaptertest.NoFindings(t, findings, err)
 	return s
 }
 
@@ -88,13 +82,7 @@ func TestToolsListGolden(t *testing.T) {
 	srv := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s },
 		&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: true}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	raw, _, err := assetstest.PostRPC(ctx, srv.URL, nil, "tools/list", map[string]any{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	assetstest.ToolsListGolden(t, raw, 3, filepath.Join("testdata", "tools-list.golden.json"), *update)
+	adaptertest.ToolsListGolden(t, srv.URL, *update)
 }
 
 func hasRule(fs []audit.Finding, rule string) bool {
@@ -104,15 +92,6 @@ func hasRule(fs []audit.Finding, rule string) bool {
 		}
 	}
 	return false
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 // TestClientHintsAndSupportsUI calls a tool with a real go-sdk client over
@@ -156,12 +135,12 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 				t.Fatalf("call: %v %+v", err, res)
 			}
 			var got adaptertest.HintsSeen
-			if err := json.Unmarshal(mustJSON(t, res.StructuredContent), &got); err != nil {
+			if err := json.Unmarshal(adaptertest.MustJSON(t, res.StructuredContent), &got); err != nil {
 				t.Fatal(err)
 			}
 			tc.want.UI = tc.wantUI
-			if string(mustJSON(t, got)) != string(mustJSON(t, tc.want)) {
-				t.Errorf("handler saw %s, want %s", mustJSON(t, got), mustJSON(t, tc.want))
+			if string(adaptertest.MustJSON(t, got)) != string(adaptertest.MustJSON(t, tc.want)) {
+				t.Errorf("handler saw %s, want %s", adaptertest.MustJSON(t, got), adaptertest.MustJSON(t, tc.want))
 			}
 		})
 	}

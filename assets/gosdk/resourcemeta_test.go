@@ -8,6 +8,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/assets/gosdk"
+	"github.com/widgetd/widgetd/assets/internal/adaptertest"
 )
 
 // TestResourceMetaOnTheWire serves a dist whose resources declare every
@@ -24,15 +25,15 @@ func TestResourceMetaOnTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Resources) == 0 {
-		t.Fatal("no resources listed")
-	}
+	var listed []adaptertest.Listed
 	for _, r := range list.Resources {
-		assetstest.CheckEveryMetaField(t, "list "+r.URI, r.Meta)
-		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
-		if err != nil {
-			t.Fatalf("read %s: %v", r.URI, err)
-		}
-		assetstest.CheckEveryMetaField(t, "read "+r.URI, res.Contents[0].Meta)
+		listed = append(listed, adaptertest.Listed{URI: r.URI, Meta: r.Meta})
 	}
+	adaptertest.CheckResourceMetaOnTheWire(t, listed, func(uri string) (map[string]any, error) {
+		res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil {
+			return nil, err
+		}
+		return res.Contents[0].Meta, nil
+	})
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -62,12 +61,7 @@ func metaServer(t *testing.T) *server.MCPServer {
 			assets.ResultMeta{WidgetState: assets.WidgetState{PrivateContent: map[string]any{"tab": 2}}, Data: map[string]any{"hourly": []int{16, 24}}})
 	})
 	findings, err := mcpgo.AuditServer(reg, s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range findings {
-		t.Errorf("AuditServer: %s", f)
-	}
+	adaptertest.NoFindings(t, findings, err)
 	return s
 }
 
@@ -77,13 +71,7 @@ func metaServer(t *testing.T) *server.MCPServer {
 func TestToolsListGolden(t *testing.T) {
 	srv := httptest.NewServer(mcpgo.SecuritySchemesHandler(server.NewStreamableHTTPServer(metaServer(t), server.WithStateLess(true))))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	raw, _, err := assetstest.PostRPC(ctx, srv.URL+"/mcp", nil, "tools/list", map[string]any{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	assetstest.ToolsListGolden(t, raw, 3, filepath.Join("testdata", "tools-list.golden.json"), *update)
+	adaptertest.ToolsListGolden(t, srv.URL+"/mcp", *update)
 }
 
 // TestClientHintsAndSupportsUI calls a tool with a real mcp-go client over
@@ -113,7 +101,7 @@ func TestClientHintsAndSupportsUI(t *testing.T) {
 			t.Run(version+"/"+tc.name, func(t *testing.T) {
 				got := adaptertest.CallSearch(t, adaptertest.Call{URL: srv.URL + "/mcp", Version: version, Client: "openai-mcp",
 					Extensions: tc.ext, Meta: tc.meta, Args: map[string]any{"q": "x"}})
-				if a, b := mustJSON(t, got), mustJSON(t, tc.want); string(a) != string(b) {
+				if a, b := adaptertest.MustJSON(t, got), adaptertest.MustJSON(t, tc.want); string(a) != string(b) {
 					t.Errorf("handler saw %s, want %s", a, b)
 				}
 			})
@@ -146,15 +134,6 @@ func TestResult(t *testing.T) {
 		string(state) != `{"privateContent":{"tab":2}}` || string(hourly) != `[16,24]` {
 		t.Errorf("tools/call result %s", raw)
 	}
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func ptr[T any](v T) *T { return &v }

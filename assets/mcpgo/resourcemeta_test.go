@@ -1,12 +1,14 @@
 package mcpgo_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/internal/adaptertest"
 	"github.com/widgetd/widgetd/assets/mcpgo"
 )
 
@@ -24,21 +26,21 @@ func TestResourceMetaOnTheWire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Resources) == 0 {
-		t.Fatal("no resources listed")
-	}
+	var listed []adaptertest.Listed
 	for _, r := range list.Resources {
-		assetstest.CheckEveryMetaField(t, "list "+r.URI, r.Meta.AdditionalFields)
+		listed = append(listed, adaptertest.Listed{URI: r.URI, Meta: r.Meta.AdditionalFields})
+	}
+	adaptertest.CheckResourceMetaOnTheWire(t, listed, func(uri string) (map[string]any, error) {
 		req := mcp.ReadResourceRequest{}
-		req.Params.URI = r.URI
+		req.Params.URI = uri
 		res, err := c.ReadResource(ctx, req)
 		if err != nil {
-			t.Fatalf("read %s: %v", r.URI, err)
+			return nil, err
 		}
 		tc, ok := mcp.AsTextResourceContents(res.Contents[0])
 		if !ok {
-			t.Fatalf("read %s: %+v", r.URI, res.Contents[0])
+			return nil, fmt.Errorf("not text contents: %+v", res.Contents[0])
 		}
-		assetstest.CheckEveryMetaField(t, "read "+r.URI, tc.Meta)
-	}
+		return tc.Meta, nil
+	})
 }

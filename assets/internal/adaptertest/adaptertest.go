@@ -1,12 +1,15 @@
 // Package adaptertest holds what the SDK adapters' tests (assets/gosdk and
 // assets/mcpgo) share: the tool options every golden pins, the value a test
-// tool echoes, and the mcp-go client call both drive their servers with.
-// Each adapter test builds its own server; this package only calls it.
+// tool echoes, the mcp-go client call both drive their servers with, the
+// tools/list golden, the clean-audit check and the resources' _meta check.
+// Each adapter test builds its own server and lists and reads with its own
+// SDK's client; this package only calls it and checks what came back.
 package adaptertest
 
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,6 +17,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/assets/audit"
 )
 
 // EveryToolOption returns ToolOptions with every field set, so an adapter's
@@ -96,4 +101,68 @@ func CallSearch(t testing.TB, c Call) HintsSeen {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// ToolsListGolden posts tools/list to the adapter's stateless streamable
+// HTTP endpoint url and checks the raw answer with
+// assetstest.ToolsListGolden against testdata/tools-list.golden.json (the
+// three tools of each adapter's meta server; rewritten with update).
+func ToolsListGolden(t testing.TB, url string, update bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	raw, _, err := assetstest.PostRPC(ctx, url, nil, "tools/list", map[string]any{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assetstest.ToolsListGolden(t, raw, 3, filepath.Join("testdata", "tools-list.golden.json"), update)
+}
+
+// Listed is one resources/list entry as an SDK client decoded it: its URI
+// and its _meta.
+type Listed struct {
+	URI  string
+	Meta map[string]any
+}
+
+// CheckResourceMetaOnTheWire checks that every listed resource (there must
+// be one at least) carries every _meta field widgetd writes
+// (assetstest.CheckEveryMetaField), on its resources/list entry and on the
+// content item that read (the SDK client's resources/read of a URI) gives.
+func CheckResourceMetaOnTheWire(t testing.TB, listed []Listed, read func(uri string) (map[string]any, error)) {
+	t.Helper()
+	if len(listed) == 0 {
+		t.Fatal("no resources listed")
+	}
+	for _, r := range listed {
+		assetstest.CheckEveryMetaField(t, "list "+r.URI, r.Meta)
+		meta, err := read(r.URI)
+		if err != nil {
+			t.Fatalf("read %s: %v", r.URI, err)
+		}
+		assetstest.CheckEveryMetaField(t, "read "+r.URI, meta)
+	}
+}
+
+// MustJSON is json.Marshal failing t on error, for comparing what a
+// handler saw with what the test wants as JSON text.
+func MustJSON(t testing.TB, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// NoFindings fails t when the adapter's AuditServer over the test's server
+// failed or found anything: the tools a test server adds are all valid.
+func NoFindings(t testing.TB, findings []audit.Finding, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range findings {
+		t.Errorf("AuditServer: %s", f)
+	}
 }

@@ -1,2 +1,0 @@
-document.body.dataset.ready = "1";
-document.body.append("ready");

@@ -1,0 +1,57 @@
+package check
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// variantOf is the file that makes a testdata/rules case a variant of
+// another: it holds the other case's name, and the variant holds only the
+// files it changes (often a "-ok" case that declares what the rule's case
+// leaves out), so the files the two share are written once.
+const variantOf = "variant-of"
+
+// caseRoot is the project the rules case name runs on, and a function
+// that writes the case's own path for the project's in a report. A plain
+// case is its folder. A variant is a temporary copy of the case it names
+// (itself perhaps a variant) with the variant's files written over it; its
+// report names the variant's folder, so the golden reads as if the files
+// were all there.
+func caseRoot(t *testing.T, name string) (root string, rename func(string) string) {
+	t.Helper()
+	dir := filepath.Join("testdata", "rules", name)
+	base, err := os.ReadFile(filepath.Join(dir, variantOf))
+	if os.IsNotExist(err) {
+		return dir, func(s string) string { return s }
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	baseRoot, _ := caseRoot(t, strings.TrimSpace(string(base)))
+	root = t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(baseRoot)); err != nil {
+		t.Fatalf("%s: copy the case it is a variant of: %v", name, err)
+	}
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == variantOf {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("%s: write the variant's files: %v", name, err)
+	}
+	return root, func(s string) string { return strings.ReplaceAll(s, root, dir) }
+}
