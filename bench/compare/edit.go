@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 )
 
@@ -51,7 +51,7 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 			}
 			continue
 		}
-		if err := copyDir(d, dst); err != nil {
+		if err := benchenv.CopyWidgets(d, dst); err != nil {
 			return nil, err
 		}
 		// React resolves from the copy's parent, as from widgets/.
@@ -161,28 +161,6 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// copyDir copies a widget folder (no node_modules).
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }
 
 // coldSplit runs one more cold `widgetd build` and returns its stage split

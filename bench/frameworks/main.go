@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/jscompile"
 )
@@ -82,11 +83,9 @@ func run(runs int) error {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	nodeVersion, _ := exec.Command("node", "--version").Output()
-	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("frameworks: load average %s\n", strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	fmt.Printf("frameworks: load average %s\n", benchenv.LoadAvg())
 	fmt.Printf("frameworks: %d runs each, median (min); node %s, %d widgets: tw-dashboard (React + Tailwind v4), vue-board (Vue SFCs)\n\n",
-		runs, strings.TrimSpace(string(nodeVersion)), len(edits))
+		runs, benchenv.NodeVersion(), len(edits))
 
 	// Node helper start-up.
 	var startup []time.Duration

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bench/internal/scalegen"
 	"github.com/widgetd/widgetd/bundler"
 )
@@ -117,9 +118,11 @@ func run(ctx context.Context, o options, nodeModules string) error {
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/widgetd: %w\n%s", err, out)
 	}
-	rep := &report{Time: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Load: loadavg()}
+	rep := &report{Time: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Load: benchenv.LoadAvg()}
 	if o.viteMax > 0 {
-		rep.Vite = pkgVersion(vite, "vite")
+		if rep.Vite, err = benchenv.PkgVersion(vite, "vite"); err != nil {
+			rep.Vite = benchenv.Unknown
+		}
 	}
 	for _, n := range o.sizes {
 		fmt.Fprintf(os.Stderr, "scale: %d widgets\n", n)
@@ -129,7 +132,7 @@ func run(ctx context.Context, o options, nodeModules string) error {
 		}
 		rep.Points = append(rep.Points, *p)
 	}
-	rep.LoadEnd = loadavg()
+	rep.LoadEnd = benchenv.LoadAvg()
 	printReport(os.Stdout, rep)
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
@@ -326,32 +329,6 @@ func measureVite(ctx context.Context, p *point, root, vite string, n int) error 
 	return nil
 }
 
-func pkgVersion(dir, pkg string) string {
-	data, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
-	if err != nil {
-		return "unknown"
-	}
-	var v struct{ Version string }
-	json.Unmarshal(data, &v)
-	return v.Version
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 func machine() string {
-	node := "unknown"
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
-		node = strings.TrimSpace(string(out))
-	}
-	return fmt.Sprintf("%d CPUs, GOMAXPROCS=%d, %s, node %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), node)
+	return fmt.Sprintf("%d CPUs, GOMAXPROCS=%d, %s, node %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), benchenv.NodeVersion())
 }

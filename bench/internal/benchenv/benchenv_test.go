@@ -1,0 +1,93 @@
+package benchenv
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCopyWidgets: every file is copied with its content, node_modules
+// folders at any depth are not.
+func TestCopyWidgets(t *testing.T) {
+	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "copy")
+	write(t, filepath.Join(src, "a", "src", "App.tsx"), "app")
+	write(t, filepath.Join(src, "widget.json"), "{}")
+	write(t, filepath.Join(src, "node_modules", "react", "index.js"), "react")
+	write(t, filepath.Join(src, "a", "node_modules", "x", "y.js"), "y")
+	if err := CopyWidgets(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	for rel, want := range map[string]string{"a/src/App.tsx": "app", "widget.json": "{}"} {
+		got, err := os.ReadFile(filepath.Join(dst, rel))
+		if err != nil || string(got) != want {
+			t.Errorf("%s: %q, %v; want %q", rel, got, err, want)
+		}
+	}
+	for _, rel := range []string{"node_modules", "a/node_modules"} {
+		if _, err := os.Stat(filepath.Join(dst, rel)); !os.IsNotExist(err) {
+			t.Errorf("%s copied (stat error %v)", rel, err)
+		}
+	}
+}
+
+// TestPkgVersion: the installed package's version, and an error naming the
+// package when it is missing or its package.json is not JSON.
+func TestPkgVersion(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "node_modules", "@scope", "vite", "package.json"), `{"name":"vite","version":"7.1.2"}`)
+	write(t, filepath.Join(dir, "node_modules", "broken", "package.json"), `{`)
+	if v, err := PkgVersion(dir, "@scope/vite"); err != nil || v != "7.1.2" {
+		t.Errorf("PkgVersion = %q, %v; want 7.1.2", v, err)
+	}
+	for _, pkg := range []string{"missing", "broken"} {
+		if _, err := PkgVersion(dir, pkg); err == nil || !strings.Contains(err.Error(), pkg) {
+			t.Errorf("PkgVersion(%s) error %v; want one naming it", pkg, err)
+		}
+	}
+}
+
+// TestFreePort: the port can be listened on again.
+func TestFreePort(t *testing.T) {
+	port, err := FreePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		t.Fatalf("port %d not free: %v", port, err)
+	}
+	ln.Close()
+}
+
+// TestLoadAvg: three numbers where /proc/loadavg exists, else Unknown.
+func TestLoadAvg(t *testing.T) {
+	got := LoadAvg()
+	if _, err := os.Stat("/proc/loadavg"); err != nil {
+		if got != Unknown {
+			t.Errorf("LoadAvg = %q without /proc/loadavg; want %q", got, Unknown)
+		}
+		return
+	}
+	f := strings.Fields(got)
+	if len(f) != 3 {
+		t.Fatalf("LoadAvg = %q; want three numbers", got)
+	}
+	for _, n := range f {
+		if _, err := strconv.ParseFloat(n, 64); err != nil {
+			t.Errorf("LoadAvg = %q: %v", got, err)
+		}
+	}
+}
