@@ -83,18 +83,8 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 	cli := &tool{name: "widgetd build (edit)", args: func(string) []string {
 		return []string{b.bin, "build", "--widgets", proj, "--out", out, "--cache-dir", cache, "--json"}
 	}}
-	if _, err := cli.once(ctx, false); err != nil {
+	if res.cli, err = timeEdits(ctx, cli, runs, edit); err != nil {
 		return nil, err
-	}
-	for i := 0; i < runs; i++ {
-		if err := edit(); err != nil {
-			return nil, err
-		}
-		s, err := cli.once(ctx, false)
-		if err != nil {
-			return nil, err
-		}
-		res.cli = append(res.cli, s)
 	}
 
 	bl, err := bundler.New(bundler.Options{WidgetsDir: proj, OutDir: filepath.Join(b.tmp, "edit-builder-out"), CacheDir: cache})
@@ -133,18 +123,8 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 		vt := &tool{name: t.name + " (one widget)", dir: t.dir, args: func(o string) []string {
 			return []string{"node", "build.mjs", mode, o, editDir}
 		}, out: filepath.Join(b.tmp, "edit-"+t.key)}
-		if _, err := vt.once(ctx, false); err != nil {
+		if res.vite[t.key], err = timeEdits(ctx, vt, runs, edit); err != nil {
 			return nil, err
-		}
-		for i := 0; i < runs; i++ {
-			if err := edit(); err != nil {
-				return nil, err
-			}
-			s, err := vt.once(ctx, false)
-			if err != nil {
-				return nil, err
-			}
-			res.vite[t.key] = append(res.vite[t.key], s)
 		}
 		res.viteNames[t.key] = t.name
 	}
@@ -153,6 +133,26 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 
 // builderWarmup is the number of untimed edits through a Builder.
 const builderWarmup = 2
+
+// timeEdits builds once with t (untimed: the state an edit starts from),
+// then runs times makes an edit and times t's build of it.
+func timeEdits(ctx context.Context, t *tool, runs int, edit func() error) ([]sample, error) {
+	if _, err := t.once(ctx, false); err != nil {
+		return nil, err
+	}
+	var samples []sample
+	for i := 0; i < runs; i++ {
+		if err := edit(); err != nil {
+			return nil, err
+		}
+		s, err := t.once(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, s)
+	}
+	return samples, nil
+}
 
 // selfCPU is this process's CPU time so far (user + system, every thread).
 func selfCPU() time.Duration {

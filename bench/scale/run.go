@@ -104,15 +104,11 @@ func run(ctx context.Context, o options, nodeModules string) error {
 			return fmt.Errorf("%s has no node_modules; run `npm ci` there (bench/run does)", o.vite)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "widgetd-scale-")
+	tmp, remove, err := benchenv.WorkDir("scale", o.keep)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		fmt.Fprintln(os.Stderr, "scale: keeping", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 	bin := filepath.Join(tmp, "widgetd")
 	fmt.Fprintln(os.Stderr, "scale: compiling widgetd")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {

@@ -69,6 +69,21 @@ func FreePort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
+// WorkDir makes the benchmark's temporary folder (widgetd-<name>-*) and
+// returns a function that removes it. With keep, it says on stderr where
+// the folder is and remove leaves it, for a reader to look at the outputs.
+func WorkDir(name string, keep bool) (dir string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", "widgetd-"+name+"-")
+	if err != nil {
+		return "", nil, err
+	}
+	if keep {
+		fmt.Fprintf(os.Stderr, "%s: keeping %s\n", name, dir)
+		return dir, func() {}, nil
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
 // CopyWidgets copies the folder src to dst without any node_modules folder
 // (a benchmark edits the copy; packages resolve from elsewhere).
 func CopyWidgets(src, dst string) error {
