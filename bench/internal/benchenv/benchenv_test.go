@@ -91,3 +91,26 @@ func TestLoadAvg(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkDir: the folder exists; remove deletes it, unless kept.
+func TestWorkDir(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		dir, remove, err := WorkDir("benchenv-test", keep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(filepath.Base(dir), "widgetd-benchenv-test-") {
+			t.Errorf("WorkDir = %s; want widgetd-benchenv-test-*", dir)
+		}
+		write(t, filepath.Join(dir, "out", "a.js"), "a")
+		remove()
+		_, err = os.Stat(dir)
+		if keep && err != nil {
+			t.Errorf("kept folder gone: %v", err)
+		}
+		if !keep && !os.IsNotExist(err) {
+			t.Errorf("folder not removed (stat error %v)", err)
+		}
+		os.RemoveAll(dir)
+	}
+}
