@@ -23,6 +23,7 @@ import (
 	"github.com/widgetd/widgetd/internal/testcert"
 	"github.com/widgetd/widgetd/origin/internal/connlimit"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // TestServeMaxConns: with --max-conns 2, on either engine, two connections
@@ -302,13 +303,8 @@ func startWiredServer(t *testing.T, engine string, tlsCfg *tls.Config, h http.Ha
 	default:
 		srv = newHTTPServer(ctx, h, logger, lim)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(connlimit.New(ln, maxConns, logger, "main")) }()
-	t.Cleanup(func() { srv.Close() })
-	return scheme + "://" + ln.Addr().String(), &logb
+	limit := func(ln net.Listener) net.Listener { return connlimit.New(ln, maxConns, logger, "main") }
+	return scheme + "://" + servetest.Serve(t, srv, limit), &logb
 }
 
 // testTLSConfig is serve's TLS setup with a certificate of ca.

@@ -1,0 +1,45 @@
+// Package servetest runs the origin's HTTP servers in tests on loopback:
+// listen on a free 127.0.0.1 port and serve there until the test ends. The
+// tests of origin and of its engines (fastserve) start servers this way
+// many times; one copy keeps every start failing the test the same way and
+// every server closed at its end.
+package servetest
+
+import (
+	"net"
+	"testing"
+)
+
+// Server serves connections from a listener until it is closed, as
+// net/http's *http.Server and fastserve's *Server do.
+type Server interface {
+	Serve(net.Listener) error
+	Close() error
+}
+
+// Listen returns a listener on a free loopback port, closed when the test
+// ends. It fails the test when no port can be had.
+func Listen(tb testing.TB) net.Listener {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatalf("listen on loopback: %v", err)
+	}
+	tb.Cleanup(func() { ln.Close() })
+	return ln
+}
+
+// Serve runs srv on a new loopback listener until the test ends and returns
+// the listener's address (127.0.0.1:port). wrap, when not nil, is applied to
+// the listener first (a connection limit, as serve wires it).
+func Serve(tb testing.TB, srv Server, wrap func(net.Listener) net.Listener) string {
+	tb.Helper()
+	ln := Listen(tb)
+	served := ln
+	if wrap != nil {
+		served = wrap(ln)
+	}
+	go srv.Serve(served)
+	tb.Cleanup(func() { srv.Close() })
+	return ln.Addr().String()
+}
