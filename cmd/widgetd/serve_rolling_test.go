@@ -18,6 +18,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/daemontest"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // nginxLBConf puts two widgetd serve replicas behind nginx as a load
@@ -314,15 +315,7 @@ func writeCardProject(t *testing.T, root, css, ts string) {
 		"widgets/card/index.ts":    `import "./card.css";` + "\n" + ts,
 		"widgets/card/card.css":    css,
 	}
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 }
 
 func containsString(list []string, s string) bool {

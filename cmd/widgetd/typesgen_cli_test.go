@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/internal/exampleserver"
+	"github.com/widgetd/widgetd/internal/testfiles"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
@@ -179,12 +180,7 @@ func exampleWidgets(t *testing.T, names []string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "widgets")
 	for _, n := range names {
-		if err := os.MkdirAll(filepath.Join(dir, n), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, n, "widget.json"), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(dir, n, "widget.json"), "{}")
 	}
 	return dir
 }

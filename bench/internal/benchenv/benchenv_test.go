@@ -7,26 +7,18 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-)
 
-func write(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/widgetd/widgetd/internal/testfiles"
+)
 
 // TestCopyWidgets: every file is copied with its content, node_modules
 // folders at any depth are not.
 func TestCopyWidgets(t *testing.T) {
 	src, dst := t.TempDir(), filepath.Join(t.TempDir(), "copy")
-	write(t, filepath.Join(src, "a", "src", "App.tsx"), "app")
-	write(t, filepath.Join(src, "widget.json"), "{}")
-	write(t, filepath.Join(src, "node_modules", "react", "index.js"), "react")
-	write(t, filepath.Join(src, "a", "node_modules", "x", "y.js"), "y")
+	testfiles.WriteFile(t, filepath.Join(src, "a", "src", "App.tsx"), "app")
+	testfiles.WriteFile(t, filepath.Join(src, "widget.json"), "{}")
+	testfiles.WriteFile(t, filepath.Join(src, "node_modules", "react", "index.js"), "react")
+	testfiles.WriteFile(t, filepath.Join(src, "a", "node_modules", "x", "y.js"), "y")
 	if err := CopyWidgets(src, dst); err != nil {
 		t.Fatal(err)
 	}
@@ -47,8 +39,8 @@ func TestCopyWidgets(t *testing.T) {
 // package when it is missing or its package.json is not JSON.
 func TestPkgVersion(t *testing.T) {
 	dir := t.TempDir()
-	write(t, filepath.Join(dir, "node_modules", "@scope", "vite", "package.json"), `{"name":"vite","version":"7.1.2"}`)
-	write(t, filepath.Join(dir, "node_modules", "broken", "package.json"), `{`)
+	testfiles.WriteFile(t, filepath.Join(dir, "node_modules", "@scope", "vite", "package.json"), `{"name":"vite","version":"7.1.2"}`)
+	testfiles.WriteFile(t, filepath.Join(dir, "node_modules", "broken", "package.json"), `{`)
 	if v, err := PkgVersion(dir, "@scope/vite"); err != nil || v != "7.1.2" {
 		t.Errorf("PkgVersion = %q, %v; want 7.1.2", v, err)
 	}
@@ -102,7 +94,7 @@ func TestWorkDir(t *testing.T) {
 		if !strings.HasPrefix(filepath.Base(dir), "widgetd-benchenv-test-") {
 			t.Errorf("WorkDir = %s; want widgetd-benchenv-test-*", dir)
 		}
-		write(t, filepath.Join(dir, "out", "a.js"), "a")
+		testfiles.WriteFile(t, filepath.Join(dir, "out", "a.js"), "a")
 		remove()
 		_, err = os.Stat(dir)
 		if keep && err != nil {
