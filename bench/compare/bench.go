@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -131,20 +130,12 @@ func (t *tool) once(ctx context.Context, cold bool) (sample, error) {
 			}
 		}
 	}
-	args := t.args(t.out)
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = t.dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	p, stdout, err := benchenv.RunTimed(ctx, t.dir, t.args(t.out)...)
 	if err != nil {
-		return sample{}, fmt.Errorf("%s: %w\n%s%s", t.name, err, stderr.Bytes(), stdout.Bytes())
+		return sample{}, fmt.Errorf("%s: %w", t.name, err)
 	}
-	t.lastOutput = stdout.Bytes()
-	st := cmd.ProcessState
-	return sample{wall: wall, cpu: st.UserTime() + st.SystemTime()}, nil
+	t.lastOutput = stdout
+	return sample{wall: p.Wall, cpu: p.CPU}, nil
 }
 
 // measure warms the page cache with one untimed build per tool, then runs

@@ -219,17 +219,13 @@ var cpuTimes = map[string][]time.Duration{}
 // timed runs a command and returns its wall time; its CPU time is added to
 // cpuTimes under the command's name.
 func timed(dir, name string, args ...string) (time.Duration, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	p, _, err := benchenv.RunTimed(context.Background(), dir, append([]string{name}, args...)...)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		return 0, err
 	}
-	wall := time.Since(start)
 	key := filepath.Base(name)
-	cpuTimes[key] = append(cpuTimes[key], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-	return wall, nil
+	cpuTimes[key] = append(cpuTimes[key], p.CPU)
+	return p.Wall, nil
 }
 
 // cpuNow is the CPU time (user + sys) of this process and its reaped

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
@@ -20,13 +18,8 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 )
 
-// proc is one child process run: wall time, CPU time (user+sys) and peak
-// resident set size from rusage.
-type proc struct {
-	Wall   time.Duration `json:"wallNs"`
-	CPU    time.Duration `json:"cpuNs"`
-	MaxRSS int64         `json:"maxRssBytes"`
-}
+// proc is one child process run, as scale.json records it.
+type proc = benchenv.Proc
 
 // point is every measurement for one project size.
 type point struct {
@@ -55,33 +48,6 @@ type report struct {
 	LoadEnd string  `json:"loadAfter"`
 	Vite    string  `json:"vite"`
 	Points  []point `json:"points"`
-}
-
-// runProc runs a command and returns its times and peak RSS.
-func runProc(ctx context.Context, dir string, args ...string) (proc, []byte, error) {
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return proc{}, nil, fmt.Errorf("%s: %w\n%s%s", strings.Join(args, " "), err, tail(stderr.Bytes()), tail(stdout.Bytes()))
-	}
-	st := cmd.ProcessState
-	p := proc{Wall: wall, CPU: st.UserTime() + st.SystemTime()}
-	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-		p.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
-	}
-	return p, stdout.Bytes(), nil
-}
-
-func tail(b []byte) []byte {
-	if len(b) > 4000 {
-		return b[len(b)-4000:]
-	}
-	return b
 }
 
 // medianProc returns the run with the median wall time.
@@ -154,7 +120,7 @@ func measureSize(ctx context.Context, o options, tmp, bin, vite, nodeModules str
 	out := filepath.Join(root, "dist")
 	cache := filepath.Join(root, "cache")
 	build := func() (proc, []byte, error) {
-		return runProc(ctx, root, bin, "build", "--root", root, "--out", out, "--cache-dir", cache, "--json")
+		return benchenv.RunTimed(ctx, root, bin, "build", "--root", root, "--out", out, "--cache-dir", cache, "--json")
 	}
 	// Cold: nothing cached (untimed first run warms the page cache).
 	var colds []proc
@@ -309,12 +275,12 @@ func measureVite(ctx context.Context, p *point, root, vite string, n int) error 
 	os.RemoveAll(filepath.Join(vite, "node_modules", ".vite"))
 	var err error
 	fmt.Fprintf(os.Stderr, "scale: vite 8, %d widgets\n", n)
-	if p.ViteCold, _, err = runProc(ctx, vite, append([]string{"node", "build.mjs", "external", out}, dirs...)...); err != nil {
+	if p.ViteCold, _, err = benchenv.RunTimed(ctx, vite, append([]string{"node", "build.mjs", "external", out}, dirs...)...); err != nil {
 		return err
 	}
 	var edits []proc
 	for i := 0; i < 3; i++ {
-		e, _, err := runProc(ctx, vite, "node", "build.mjs", "external", filepath.Join(root, "vite-edit"), filepath.Join(root, "widgets", scalegen.EditWidget))
+		e, _, err := benchenv.RunTimed(ctx, vite, "node", "build.mjs", "external", filepath.Join(root, "vite-edit"), filepath.Join(root, "widgets", scalegen.EditWidget))
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,8 @@
 package benchenv
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -14,6 +16,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // Unknown stands in a report for a value this machine did not give.
@@ -56,6 +60,45 @@ func PkgVersion(dir, pkg string) (string, error) {
 		return "", fmt.Errorf("read %s version: %w", pkg, err)
 	}
 	return p.Version, nil
+}
+
+// Proc is one timed child process: wall time, CPU time (user + sys, less
+// disturbed by other load on a shared machine than wall time) and peak
+// resident set size.
+type Proc struct {
+	Wall   time.Duration `json:"wallNs"`
+	CPU    time.Duration `json:"cpuNs"`
+	MaxRSS int64         `json:"maxRssBytes"`
+}
+
+// RunTimed runs the command args in dir and returns its times and what it
+// wrote to stdout. A failure's error ends with the last few kB of the
+// command's stderr and stdout, to say why.
+func RunTimed(ctx context.Context, dir string, args ...string) (Proc, []byte, error) {
+	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if err != nil {
+		return Proc{}, nil, fmt.Errorf("%s: %w\n%s%s", strings.Join(args, " "), err, tail(stderr.Bytes()), tail(stdout.Bytes()))
+	}
+	st := cmd.ProcessState
+	p := Proc{Wall: wall, CPU: st.UserTime() + st.SystemTime()}
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		p.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
+	}
+	return p, stdout.Bytes(), nil
+}
+
+// tail is the end of a command's output, enough to see its error.
+func tail(b []byte) []byte {
+	if len(b) > 4000 {
+		return b[len(b)-4000:]
+	}
+	return b
 }
 
 // FreePort returns a loopback TCP port that was free a moment ago, for a

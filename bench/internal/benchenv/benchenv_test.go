@@ -1,6 +1,7 @@
 package benchenv
 
 import (
+	"context"
 	"net"
 	"os"
 	"path/filepath"
@@ -104,5 +105,27 @@ func TestWorkDir(t *testing.T) {
 			t.Errorf("folder not removed (stat error %v)", err)
 		}
 		os.RemoveAll(dir)
+	}
+}
+
+// TestRunTimed: a command's stdout and times (its peak RSS from rusage);
+// a failing one's error names the command and ends with the end of its
+// output, cut to the last 4000 bytes.
+func TestRunTimed(t *testing.T) {
+	dir := t.TempDir()
+	p, out, err := RunTimed(context.Background(), dir, "sh", "-c", "pwd; echo noise >&2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.TrimSpace(string(out)) != dir || p.Wall <= 0 || p.CPU < 0 || p.MaxRSS <= 0 {
+		t.Errorf("stdout %q, %+v; want %s with wall time and RSS", out, p, dir)
+	}
+	_, _, err = RunTimed(context.Background(), dir, "sh", "-c", "head -c 5000 /dev/zero | tr '\\0' a >&2; echo last >&2; exit 3")
+	if err == nil {
+		t.Fatal("exit 3: no error")
+	}
+	msg := err.Error()
+	if !strings.HasPrefix(msg, "sh -c ") || !strings.Contains(msg, "exit status 3") || !strings.HasSuffix(msg, "last\n") || len(msg) > 4500 {
+		t.Errorf("error %d bytes: %.200q…; want the command, its status and the last 4000 bytes of stderr", len(msg), msg)
 	}
 }
