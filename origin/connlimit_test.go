@@ -36,16 +36,7 @@ func TestServeMaxConns(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			base, _, stderr := startServe(t, d.Dir, Options{Engine: engine, MaxConns: 2})
 			addr := strings.TrimPrefix(base, "http://")
-			dial := func() net.Conn {
-				t.Helper()
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { c.Close() })
-				_ = c.SetDeadline(time.Now().Add(20 * time.Second))
-				return c
-			}
+			dial := func() net.Conn { return servetest.Dial(t, addr, 20*time.Second) }
 			c1, c2 := dial(), dial()
 			c3 := dial()
 			fmt.Fprintf(c3, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")

@@ -33,11 +33,7 @@ func TestConnLimit(t *testing.T) {
 	var logb syncbuf.Buffer
 	ln := listenLimited(t, 1, &logb)
 	for range 3 {
-		c, err := net.Dial("tcp", ln.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		servetest.Dial(t, ln.Addr().String(), 0)
 	}
 	first, err := ln.Accept()
 	if err != nil {
@@ -140,12 +136,7 @@ func newRig(t *testing.T, max int) *rig {
 
 func (r *rig) dial(t *testing.T) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", r.ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return servetest.Dial(t, r.ln.Addr().String(), 0)
 }
 
 // acceptAsync runs one Accept; the channel gets its connection (nil on
@@ -369,11 +360,7 @@ func readGoAways(c net.Conn) ([]string, error) {
 func BenchmarkConnState(b *testing.B) {
 	ln := listenLimited(b, 4, io.Discard)
 	defer ln.Close()
-	c, err := net.Dial("tcp", ln.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	servetest.Dial(b, ln.Addr().String(), 0)
 	s, err := ln.Accept()
 	if err != nil {
 		b.Fatal(err)

@@ -61,7 +61,7 @@ func (e exchange) summary() string {
 // closes or wait passes, and returns what was seen.
 func converse(t *testing.T, addr string, raw []byte, keepOpen bool, wait time.Duration) exchange {
 	t.Helper()
-	c := dial(t, addr, 0)
+	c := servetest.Dial(t, addr, 0)
 	if _, err := c.Write(raw); err != nil {
 		t.Fatal(err)
 	}
@@ -200,7 +200,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 				// starts the head's deadline: the cut comes no earlier than
 				// ReadHeaderTimeout after it.
 				begin := time.Now()
-				c := dial(t, eng.addr, 0)
+				c := servetest.Dial(t, eng.addr, 0)
 				closed := make(chan time.Duration, 1)
 				go func() {
 					_, _ = io.Copy(io.Discard, c)
@@ -248,7 +248,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 func TestEncodingClassMemo(t *testing.T) {
 	e := startObserved(t)
 	d, hits, srv := e.d, e.hits, e.srv
-	c := dial(t, e.addr, 30*time.Second)
+	c := servetest.Dial(t, e.addr, 30*time.Second)
 	r := bufio.NewReader(c)
 	get := func(ae string) wireResponse {
 		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: %s\r\n\r\n", d.Asset, ae)
@@ -333,7 +333,7 @@ func TestAcceptEMFILE(t *testing.T) {
 		t.Helper()
 		ln := &errListener{Listener: servetest.Listen(t), n: 3}
 		go serve(ln)
-		c := dial(t, ln.Addr().String(), 10*time.Second)
+		c := servetest.Dial(t, ln.Addr().String(), 10*time.Second)
 		fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 		if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
 			t.Fatalf("%s after EMFILE: %s", name, resp)

@@ -51,7 +51,7 @@ func TestConnState(t *testing.T) {
 	opts := limits
 	opts.ConnState = log.hook
 	addr, _ := start(t, staticHandler([]byte("hello")), opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for _, target := range []string{"/static", "/static", "/static?handed-off"} {
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", target)

@@ -224,28 +224,13 @@ func awaitHits(hits *atomic.Int64, want int64) {
 	}
 }
 
-// dial connects to addr, closed at the end of the test, with a deadline d
-// from now for every read and write (none when d is 0).
-func dial(tb testing.TB, addr string, d time.Duration) net.Conn {
-	tb.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { c.Close() })
-	if d > 0 {
-		_ = c.SetDeadline(time.Now().Add(d))
-	}
-	return c
-}
-
 // sendRequest dials addr and writes one request for target with a Host
 // field and the raw header lines hdr (which may carry a blank line and a
 // body), for a test to read the answer from the returned connection within
 // 10 seconds.
 func sendRequest(t *testing.T, addr, method, target, hdr string) net.Conn {
 	t.Helper()
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
 	if !strings.Contains(hdr, "\r\n\r\n") {
 		raw += "\r\n"
@@ -311,7 +296,7 @@ func TestPipelining(t *testing.T) {
 		}
 	}
 	send := func(addr string) []wireResponse {
-		c := dial(t, addr, 20*time.Second)
+		c := servetest.Dial(t, addr, 20*time.Second)
 		var all bytes.Buffer
 		for _, i := range order {
 			tc := cases[i]
@@ -342,7 +327,7 @@ func TestIdleTimeout(t *testing.T) {
 	opts := limits
 	opts.IdleTimeout = 400 * time.Millisecond
 	addr, _ := start(t, registryHandler(t, d), opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	// Timed from before the request: the idle deadline starts after the
 	// response is written, so later than this.
 	start := time.Now()
@@ -370,14 +355,14 @@ func TestShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr, srv := start(t, registryHandler(t, d), limits)
-	idle := dial(t, addr, 0)
+	idle := servetest.Dial(t, addr, 0)
 	fmt.Fprintf(idle, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 	ir := bufio.NewReader(idle)
 	readWire(t, ir, "GET")
 
 	// A client that pipelines requests (all in the server's read buffer)
 	// and does not read them yet.
-	busy := dial(t, addr, 0)
+	busy := servetest.Dial(t, addr, 0)
 	const n = 80
 	req := "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n"
 	if n*len(req) > readBufferSize {
@@ -492,7 +477,7 @@ func TestWriteTimeout(t *testing.T) {
 	opts.WriteTimeout = 300 * time.Millisecond
 	addr, srv := start(t, big, opts)
 
-	c := dial(t, addr, 0)
+	c := servetest.Dial(t, addr, 0)
 	_ = c.(*net.TCPConn).SetReadBuffer(16 << 10)
 	fmt.Fprintf(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	deadline := time.Now().Add(10 * time.Second)
@@ -519,7 +504,7 @@ func TestWriteTimeout(t *testing.T) {
 	// with widgetd serve's WriteTimeout, since on a loaded machine reading
 	// 16 MiB can take longer than the 300 ms above.
 	addr, _ = start(t, big, limits)
-	c2 := dial(t, addr, 20*time.Second)
+	c2 := servetest.Dial(t, addr, 20*time.Second)
 	fmt.Fprintf(c2, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	resp := readWire(t, bufio.NewReader(c2), "GET")
 	if resp.status != 200 || !bytes.Equal(resp.body, body) {
@@ -548,7 +533,7 @@ func TestHandOff(t *testing.T) {
 		{"hit after hand-off", hit, 2, 2, 200, false},
 		{"404 after hand-off", "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 2, 3, 404, true},
 	}
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for _, st := range steps {
 		if _, err := io.WriteString(c, st.req); err != nil {
@@ -566,7 +551,7 @@ func TestHandOff(t *testing.T) {
 
 	// A 6 KiB head does not fit the fast path's buffer.
 	long := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 6<<10) + "\r\n\r\n"
-	c2 := dial(t, addr, 10*time.Second)
+	c2 := servetest.Dial(t, addr, 10*time.Second)
 	before := fallbacks.Load()
 	if _, err := io.WriteString(c2, long); err != nil {
 		t.Fatal(err)
@@ -596,7 +581,7 @@ func TestObserver(t *testing.T) {
 		got = append(got, seen{h.Method, string(h.Target), string(h.UserAgent), h.Remote.String(), h.Encoding, h.Status, h.Bytes, h.Duration > 0})
 	}
 	addr, _ := start(t, h, opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	var want []seen
 	for _, tc := range []struct {
@@ -639,7 +624,7 @@ func TestZeroOptions(t *testing.T) {
 	req := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
 
 	addr, _ := start(t, h, Options{})
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for i := range 2 {
 		time.Sleep(300 * time.Millisecond) // before the first request, then idle
@@ -652,7 +637,7 @@ func TestZeroOptions(t *testing.T) {
 	// ReadTimeout also bounds the first request from accept: 1s leaves a
 	// loaded machine time to write it after the dial.
 	addr, _ = start(t, h, Options{ReadTimeout: time.Second})
-	c2 := dial(t, addr, 10*time.Second)
+	c2 := servetest.Dial(t, addr, 10*time.Second)
 	io.WriteString(c2, req)
 	r2 := bufio.NewReader(c2)
 	if resp := readWire(t, r2, "GET"); resp.status != 200 {
@@ -687,7 +672,7 @@ type hitClient struct {
 
 func newHitClient(tb testing.TB, addr, method string) *hitClient {
 	tb.Helper()
-	c := dial(tb, addr, 0)
+	c := servetest.Dial(tb, addr, 0)
 	hc := &hitClient{c: c, req: []byte(method + " /static HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n")}
 	// The first response fills the cache and tells its size (Date has a
 	// fixed length).

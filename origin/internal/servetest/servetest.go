@@ -8,6 +8,7 @@ package servetest
 import (
 	"net"
 	"testing"
+	"time"
 )
 
 // Server serves connections from a listener until it is closed, as
@@ -27,6 +28,22 @@ func Listen(tb testing.TB) net.Listener {
 	}
 	tb.Cleanup(func() { ln.Close() })
 	return ln
+}
+
+// Dial connects to addr, closed when the test ends, with a deadline d from
+// now for every read and write (none when d is 0), so a server that never
+// answers fails the test instead of hanging it.
+func Dial(tb testing.TB, addr string, d time.Duration) net.Conn {
+	tb.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		tb.Fatalf("dial %s: %v", addr, err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	if d > 0 {
+		_ = c.SetDeadline(time.Now().Add(d))
+	}
+	return c
 }
 
 // Serve runs srv on a new loopback listener until the test ends and returns

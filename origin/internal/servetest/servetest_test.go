@@ -1,11 +1,13 @@
 package servetest
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // countingListener counts the connections accepted through it.
@@ -53,5 +55,29 @@ func TestServe(t *testing.T) {
 	if c, err := net.Dial("tcp", addr); err == nil {
 		c.Close()
 		t.Errorf("%s still accepts connections after its test ended", addr)
+	}
+}
+
+// TestDial: the connection reaches the listener, and a read from a server
+// that never answers ends at the deadline instead of hanging.
+func TestDial(t *testing.T) {
+	ln := Listen(t)
+	c := Dial(t, ln.Addr().String(), 200*time.Millisecond)
+	s, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.RemoteAddr().String() != c.LocalAddr().String() {
+		t.Errorf("accepted %s, dialled from %s", s.RemoteAddr(), c.LocalAddr())
+	}
+	start := time.Now()
+	_, err = c.Read(make([]byte, 1))
+	var ne net.Error
+	if !errors.As(err, &ne) || !ne.Timeout() {
+		t.Fatalf("read from a silent server: %v; want a timeout", err)
+	}
+	if waited := time.Since(start); waited > 30*time.Second {
+		t.Errorf("deadline of 200ms took %s", waited)
 	}
 }
