@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata (help, typesserver)")
@@ -93,12 +95,7 @@ func checkGolden(t *testing.T, name, got string) {
 func checkGoldenFile(t *testing.T, path string, got []byte, test string) {
 	t.Helper()
 	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, path, string(got))
 		return
 	}
 	want, err := os.ReadFile(path)
