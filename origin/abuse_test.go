@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -17,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // startEngine runs the origin's plain-HTTP server (newOriginServer) with the
@@ -26,19 +25,9 @@ import (
 func startEngine(t *testing.T, d *assetstest.Dist, engine string, lim serverLimits) (addr string, srv originServer) {
 	t.Helper()
 	logger := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	reg, err := assets.Load(os.DirFS(d.Dir), assets.WithLogger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := Options{Registry: reg, AccessLog: true, Metrics: true, Engine: Engine(engine)}
+	opts := Options{Registry: assetstest.LoadDir(t, d.Dir), AccessLog: true, Metrics: true, Engine: Engine(engine)}
 	srv = newOriginServer(context.Background(), opts, logger, lim)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), srv
+	return servetest.Serve(t, srv, nil), srv
 }
 
 // startAbuseServer runs the origin's plain-HTTP server (newOriginServer, the

@@ -23,6 +23,7 @@ import (
 	"github.com/widgetd/widgetd/internal/testcert"
 	"github.com/widgetd/widgetd/origin/internal/connlimit"
 	"github.com/widgetd/widgetd/origin/internal/fastserve"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // TestServeMaxConns: with --max-conns 2, on either engine, two connections
@@ -35,16 +36,7 @@ func TestServeMaxConns(t *testing.T) {
 		t.Run(string(engine), func(t *testing.T) {
 			base, _, stderr := startServe(t, d.Dir, Options{Engine: engine, MaxConns: 2})
 			addr := strings.TrimPrefix(base, "http://")
-			dial := func() net.Conn {
-				t.Helper()
-				c, err := net.Dial("tcp", addr)
-				if err != nil {
-					t.Fatal(err)
-				}
-				t.Cleanup(func() { c.Close() })
-				_ = c.SetDeadline(time.Now().Add(20 * time.Second))
-				return c
-			}
+			dial := func() net.Conn { return servetest.Dial(t, addr, 20*time.Second) }
 			c1, c2 := dial(), dial()
 			c3 := dial()
 			fmt.Fprintf(c3, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -302,13 +294,8 @@ func startWiredServer(t *testing.T, engine string, tlsCfg *tls.Config, h http.Ha
 	default:
 		srv = newHTTPServer(ctx, h, logger, lim)
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(connlimit.New(ln, maxConns, logger, "main")) }()
-	t.Cleanup(func() { srv.Close() })
-	return scheme + "://" + ln.Addr().String(), &logb
+	limit := func(ln net.Listener) net.Listener { return connlimit.New(ln, maxConns, logger, "main") }
+	return scheme + "://" + servetest.Serve(t, srv, limit), &logb
 }
 
 // testTLSConfig is serve's TLS setup with a certificate of ca.

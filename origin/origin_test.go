@@ -7,17 +7,14 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // TestListenRefuses: what Listen cannot run with is an error before anything
 // listens, and a busy port is reported with the listen error.
 func TestListenRefuses(t *testing.T) {
 	reg := assetstest.LoadDir(t, assetstest.New(t, assetstest.Options{}).Dir)
-	busy, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer busy.Close()
+	busy := servetest.Listen(t)
 	for _, tc := range []struct {
 		name string
 		opts Options

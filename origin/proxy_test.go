@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,6 +21,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/daemontest"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // originRequest is one request as the origin saw it, with its answer.
@@ -47,14 +47,7 @@ func startRecordingOrigin(t *testing.T, dist, engine string) *recordingOrigin {
 	t.Helper()
 	o := &recordingOrigin{seesINM: engine == "net/http"}
 	quiet := slog.New(slog.NewJSONHandler(io.Discard, nil))
-	reg, err := assets.Load(os.DirFS(dist), assets.WithLogger(quiet))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := assetstest.LoadDir(t, dist)
 	opts := Options{Registry: reg, AccessLog: true, Metrics: true, Engine: Engine(engine)}
 	var srv originServer
 	if engine == "net/http" {
@@ -72,9 +65,7 @@ func startRecordingOrigin(t *testing.T, dist, engine string) *recordingOrigin {
 	} else {
 		srv = newOriginServer(context.Background(), opts, slog.New(&accessLogRecorder{o: o}), defaultServerLimits())
 	}
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	o.url = "http://" + ln.Addr().String()
+	o.url = "http://" + servetest.Serve(t, srv, nil)
 	return o
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 )
 
@@ -97,7 +97,7 @@ func newBench(ctx context.Context, tmp string, o options, dirs []string) (*bench
 			fmt.Fprintf(os.Stderr, "compare: %s not installed, skipping it (npm ci in %s)\n", in.label, in.dir)
 			continue
 		}
-		ver, err := pkgVersion(in.dir, "vite")
+		ver, err := benchenv.PkgVersion(in.dir, "vite")
 		if err != nil {
 			return nil, err
 		}
@@ -118,19 +118,6 @@ func newBench(ctx context.Context, tmp string, o options, dirs []string) (*bench
 	return b, nil
 }
 
-// pkgVersion reads the version of an installed npm package.
-func pkgVersion(dir, pkg string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
-	if err != nil {
-		return "", fmt.Errorf("read %s version: %w", pkg, err)
-	}
-	var p struct{ Version string }
-	if err := json.Unmarshal(data, &p); err != nil {
-		return "", fmt.Errorf("read %s version: %w", pkg, err)
-	}
-	return p.Version, nil
-}
-
 // once runs one build of t into t.out and returns its times.
 func (t *tool) once(ctx context.Context, cold bool) (sample, error) {
 	if cold {
@@ -143,27 +130,19 @@ func (t *tool) once(ctx context.Context, cold bool) (sample, error) {
 			}
 		}
 	}
-	args := t.args(t.out)
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = t.dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
+	p, stdout, err := benchenv.RunTimed(ctx, t.dir, t.args(t.out)...)
 	if err != nil {
-		return sample{}, fmt.Errorf("%s: %w\n%s%s", t.name, err, stderr.Bytes(), stdout.Bytes())
+		return sample{}, fmt.Errorf("%s: %w", t.name, err)
 	}
-	t.lastOutput = stdout.Bytes()
-	st := cmd.ProcessState
-	return sample{wall: wall, cpu: st.UserTime() + st.SystemTime()}, nil
+	t.lastOutput = stdout
+	return sample{wall: p.Wall, cpu: p.CPU}, nil
 }
 
 // measure warms the page cache with one untimed build per tool, then runs
 // cold and warm builds runs times, interleaving the tools so that load from
 // elsewhere on the machine spreads over all of them.
 func (b *bench) measure(ctx context.Context, runs int) error {
-	b.loadBefore = loadavg()
+	b.loadBefore = benchenv.LoadAvg()
 	for _, t := range b.tools {
 		if _, err := t.once(ctx, true); err != nil {
 			return err
@@ -183,7 +162,7 @@ func (b *bench) measure(ctx context.Context, runs int) error {
 			t.cold, t.warm = append(t.cold, c), append(t.warm, w)
 		}
 	}
-	b.loadAfter = loadavg()
+	b.loadAfter = benchenv.LoadAvg()
 	return nil
 }
 
@@ -262,19 +241,6 @@ func median(s []sample, field func(sample) time.Duration) (med, min time.Duratio
 func wallOf(s sample) time.Duration { return s.wall }
 func cpuOf(s sample) time.Duration  { return s.cpu }
 
-// loadavg returns the 1, 5 and 15 minute load averages.
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 // machine describes the machine and tool versions.
 func (b *bench) machine() string {
 	cpu := "unknown"
@@ -296,20 +262,16 @@ func (b *bench) machine() string {
 			}
 		}
 	}
-	node := "unknown"
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
-		node = strings.TrimSpace(string(out))
-	}
 	var vites []string
 	for _, t := range b.tools {
 		if !t.widgetd && strings.HasSuffix(t.key, "-singlefile") {
-			sf, _ := pkgVersion(t.dir, "vite-plugin-singlefile")
-			pr, _ := pkgVersion(t.dir, "@vitejs/plugin-react")
+			sf, _ := benchenv.PkgVersion(t.dir, "vite-plugin-singlefile")
+			pr, _ := benchenv.PkgVersion(t.dir, "@vitejs/plugin-react")
 			vites = append(vites, fmt.Sprintf("vite %s (plugin-react %s, vite-plugin-singlefile %s)", t.version, pr, sf))
 		}
 	}
 	return fmt.Sprintf("machine: %d CPUs (nproc), %s, %s RAM; GOMAXPROCS=%d\n"+
 		"versions: widgetd %s, %s, node %s, %s\nload average before: %s",
-		runtime.NumCPU(), cpu, mem, runtime.GOMAXPROCS(0), bundler.Version, runtime.Version(), node,
-		strings.Join(vites, ", "), loadavg())
+		runtime.NumCPU(), cpu, mem, runtime.GOMAXPROCS(0), bundler.Version, runtime.Version(), benchenv.NodeVersion(),
+		strings.Join(vites, ", "), benchenv.LoadAvg())
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 func TestMedian(t *testing.T) {
@@ -38,12 +40,7 @@ func TestMedian(t *testing.T) {
 
 func mkWidget(t *testing.T, dir string) {
 	t.Helper()
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte("{}"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.WriteFile(t, filepath.Join(dir, "widget.json"), "{}")
 }
 
 func TestWidgetDirs(t *testing.T) {
@@ -83,15 +80,7 @@ func TestDirSize(t *testing.T) {
 	dir := t.TempDir()
 	big := bytes.Repeat([]byte("function widget() { return 42; }\n"), 500)
 	tiny := []byte("x")
-	if err := os.MkdirAll(filepath.Join(dir, "assets"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "assets", "app.js"), big, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "index.html"), tiny, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	testfiles.Write(t, dir, map[string]string{"assets/app.js": string(big), "index.html": string(tiny)})
 	z, err := dirSize(dir)
 	if err != nil {
 		t.Fatal(err)

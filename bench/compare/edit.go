@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 )
 
@@ -51,7 +51,7 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 			}
 			continue
 		}
-		if err := copyDir(d, dst); err != nil {
+		if err := benchenv.CopyWidgets(d, dst); err != nil {
 			return nil, err
 		}
 		// React resolves from the copy's parent, as from widgets/.
@@ -83,18 +83,8 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 	cli := &tool{name: "widgetd build (edit)", args: func(string) []string {
 		return []string{b.bin, "build", "--widgets", proj, "--out", out, "--cache-dir", cache, "--json"}
 	}}
-	if _, err := cli.once(ctx, false); err != nil {
+	if res.cli, err = timeEdits(ctx, cli, runs, edit); err != nil {
 		return nil, err
-	}
-	for i := 0; i < runs; i++ {
-		if err := edit(); err != nil {
-			return nil, err
-		}
-		s, err := cli.once(ctx, false)
-		if err != nil {
-			return nil, err
-		}
-		res.cli = append(res.cli, s)
 	}
 
 	bl, err := bundler.New(bundler.Options{WidgetsDir: proj, OutDir: filepath.Join(b.tmp, "edit-builder-out"), CacheDir: cache})
@@ -133,18 +123,8 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 		vt := &tool{name: t.name + " (one widget)", dir: t.dir, args: func(o string) []string {
 			return []string{"node", "build.mjs", mode, o, editDir}
 		}, out: filepath.Join(b.tmp, "edit-"+t.key)}
-		if _, err := vt.once(ctx, false); err != nil {
+		if res.vite[t.key], err = timeEdits(ctx, vt, runs, edit); err != nil {
 			return nil, err
-		}
-		for i := 0; i < runs; i++ {
-			if err := edit(); err != nil {
-				return nil, err
-			}
-			s, err := vt.once(ctx, false)
-			if err != nil {
-				return nil, err
-			}
-			res.vite[t.key] = append(res.vite[t.key], s)
 		}
 		res.viteNames[t.key] = t.name
 	}
@@ -154,6 +134,26 @@ func (b *bench) measureEdit(ctx context.Context, runs int) (*editResult, error) 
 // builderWarmup is the number of untimed edits through a Builder.
 const builderWarmup = 2
 
+// timeEdits builds once with t (untimed: the state an edit starts from),
+// then runs times makes an edit and times t's build of it.
+func timeEdits(ctx context.Context, t *tool, runs int, edit func() error) ([]sample, error) {
+	if _, err := t.once(ctx, false); err != nil {
+		return nil, err
+	}
+	var samples []sample
+	for i := 0; i < runs; i++ {
+		if err := edit(); err != nil {
+			return nil, err
+		}
+		s, err := t.once(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, s)
+	}
+	return samples, nil
+}
+
 // selfCPU is this process's CPU time so far (user + system, every thread).
 func selfCPU() time.Duration {
 	var ru syscall.Rusage
@@ -161,28 +161,6 @@ func selfCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// copyDir copies a widget folder (no node_modules).
-func copyDir(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }
 
 // coldSplit runs one more cold `widgetd build` and returns its stage split

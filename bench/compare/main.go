@@ -32,6 +32,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 )
 
 func main() {
@@ -113,15 +115,11 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "widgetd-compare-")
+	tmp, remove, err := benchenv.WorkDir("compare", o.keep)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		fmt.Fprintln(os.Stderr, "compare: keeping", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 
 	env, err := newBench(ctx, tmp, o, dirs)
 	if err != nil {

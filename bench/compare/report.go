@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 )
 
 // Targets from issues 7 and 14.
@@ -50,7 +52,7 @@ func (b *bench) report(w io.Writer, st *sizeTable, bridge []bridgeRow) {
 	wdCold, _ := median(wd.cold, wallOf)
 	wdWarm, _ := median(wd.warm, wallOf)
 
-	fmt.Fprintf(w, "load average after: %s\n\n", loadavg())
+	fmt.Fprintf(w, "load average after: %s\n\n", benchenv.LoadAvg())
 	fmt.Fprintf(w, "## Build time: %d widgets (%d runs, median; min in brackets)\n\n", len(b.widgets), runs)
 	fmt.Fprintln(w, "Cold: nothing cached (fresh output folder and cache folder; node_modules/.vite removed). Warm: the same")
 	fmt.Fprintln(w, "command again with nothing changed (widgetd sees from its build record that no input changed and leaves")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/evanw/esbuild/pkg/api"
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 )
 
@@ -233,7 +234,7 @@ func (b *bench) bridgeWeight() ([]bridgeRow, error) {
 	if err != nil {
 		return nil, fmt.Errorf("official App: %w (npm ci in %s)", err, b.vite)
 	}
-	extVer, err := pkgVersion(b.vite, "@modelcontextprotocol/ext-apps")
+	extVer, err := benchenv.PkgVersion(b.vite, "@modelcontextprotocol/ext-apps")
 	if err != nil {
 		return nil, err
 	}

@@ -22,7 +22,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -31,6 +30,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bench/internal/scalegen"
 	"github.com/widgetd/widgetd/devserver"
 )
@@ -70,7 +70,7 @@ func run(widgetsDir string, edits, warmup int, poll time.Duration, verbose bool)
 	}
 	defer os.RemoveAll(tmp)
 	dst := filepath.Join(tmp, "widgets")
-	if err := copyTree(src, dst); err != nil {
+	if err := benchenv.CopyWidgets(src, dst); err != nil {
 		return fmt.Errorf("copy widgets: %w", err)
 	}
 	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(dst, "node_modules")); err != nil {
@@ -120,7 +120,7 @@ func runScale(widgetsDir, sizes string, edits, warmup int, poll time.Duration, v
 		if err != nil {
 			return fmt.Errorf("%d widgets: %w", n, err)
 		}
-		fmt.Printf("devloop: %d widgets (generated), %d edits of %s, GOMAXPROCS=%d, poll %s, load average %s\n", n, edits, scalegen.EditFile, runtime.GOMAXPROCS(0), poll, loadavg())
+		fmt.Printf("devloop: %d widgets (generated), %d edits of %s, GOMAXPROCS=%d, poll %s, load average %s\n", n, edits, scalegen.EditFile, runtime.GOMAXPROCS(0), poll, benchenv.LoadAvg())
 		report("change-to-rebuilt", total)
 		report("rebuild only     ", rebuild)
 		medians = append(medians, median(total))
@@ -136,14 +136,6 @@ func median(d []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), d...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)/2]
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
 // loop starts a dev server over widgets dst (project root tmp), edits app
@@ -246,26 +238,4 @@ func report(name string, d []time.Duration) {
 	}
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 	fmt.Printf("  %s  median %s  p95 %s  min %s  max %s\n", name, ms(pct(0.5)), ms(pct(0.95)), ms(s[0]), ms(s[len(s)-1]))
-}
-
-// copyTree copies a widgets folder without node_modules.
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "node_modules" {
-			return filepath.SkipDir
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
 }

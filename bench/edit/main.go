@@ -32,6 +32,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/internal/chromium"
 )
 
@@ -71,7 +72,7 @@ func main() {
 		fail(err)
 	}
 	defer chrome.Close()
-	fmt.Printf("edit: file write → new text in the widget frame; %d edits per case after %d warm-up, GOMAXPROCS=%d, load average %s\n", *edits, *warmup, runtime.GOMAXPROCS(0), loadavg())
+	fmt.Printf("edit: file write → new text in the widget frame; %d edits per case after %d warm-up, GOMAXPROCS=%d, load average %s\n", *edits, *warmup, runtime.GOMAXPROCS(0), benchenv.LoadAvg())
 	medians := map[string]time.Duration{}
 	for _, c := range strings.Split(*cases, ",") {
 		var samples []time.Duration
@@ -96,7 +97,7 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("edit: load average at the end %s\n", loadavg())
+	fmt.Printf("edit: load average at the end %s\n", benchenv.LoadAvg())
 }
 
 // measure runs warmup+edits edits: each calls write(n) and waits until the
@@ -169,14 +170,6 @@ func report(name string, d []time.Duration) time.Duration {
 	med := s[len(s)/2]
 	fmt.Printf("  %-8s median %4d ms  p95 %4d ms  min %4d ms  max %4d ms  (n=%d)\n", name, med.Milliseconds(), p95.Milliseconds(), s[0].Milliseconds(), s[len(s)-1].Milliseconds(), len(s))
 	return med
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	return strings.Join(strings.Fields(string(data))[:3], " ")
 }
 
 func fail(err error) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/scaffold"
 )
 
@@ -71,7 +71,7 @@ func runVite(tab context.Context, nm string, edits, warmup int, pause time.Durat
 			return nil, err
 		}
 	}
-	port, err := freePort()
+	port, err := benchenv.FreePort()
 	if err != nil {
 		return nil, err
 	}
@@ -103,15 +103,6 @@ func runVite(tab context.Context, nm string, edits, warmup int, pause time.Durat
 		body := strings.Replace(orig, mark, strings.TrimSuffix(mark, "Hello, ")+fmt.Sprintf("Edit %d Hello, ", n), 1)
 		return os.WriteFile(file, []byte(body), 0o644)
 	})
-}
-
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
 // waitHTTP polls url until it answers 200.

@@ -30,6 +30,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/jscompile"
 )
@@ -82,11 +83,9 @@ func run(runs int) error {
 	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build: %v\n%s", err, out)
 	}
-	nodeVersion, _ := exec.Command("node", "--version").Output()
-	load, _ := os.ReadFile("/proc/loadavg")
-	fmt.Printf("frameworks: load average %s\n", strings.Join(strings.Fields(string(load))[:min(3, len(strings.Fields(string(load))))], " "))
+	fmt.Printf("frameworks: load average %s\n", benchenv.LoadAvg())
 	fmt.Printf("frameworks: %d runs each, median (min); node %s, %d widgets: tw-dashboard (React + Tailwind v4), vue-board (Vue SFCs)\n\n",
-		runs, strings.TrimSpace(string(nodeVersion)), len(edits))
+		runs, benchenv.NodeVersion(), len(edits))
 
 	// Node helper start-up.
 	var startup []time.Duration
@@ -220,17 +219,13 @@ var cpuTimes = map[string][]time.Duration{}
 // timed runs a command and returns its wall time; its CPU time is added to
 // cpuTimes under the command's name.
 func timed(dir, name string, args ...string) (time.Duration, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	p, _, err := benchenv.RunTimed(context.Background(), dir, append([]string{name}, args...)...)
 	if err != nil {
-		return 0, fmt.Errorf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		return 0, err
 	}
-	wall := time.Since(start)
 	key := filepath.Base(name)
-	cpuTimes[key] = append(cpuTimes[key], cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-	return wall, nil
+	cpuTimes[key] = append(cpuTimes[key], p.CPU)
+	return p.Wall, nil
 }
 
 // cpuNow is the CPU time (user + sys) of this process and its reaped

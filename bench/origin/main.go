@@ -46,6 +46,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 )
 
 func main() {
@@ -443,7 +445,7 @@ func startNginx(ctx context.Context, tmp, dist string, tls *certFiles) (*exec.Cm
 	if err := os.MkdirAll(filepath.Join(prefix, "tmp"), 0o755); err != nil {
 		return nil, "", err
 	}
-	port, err := freePort()
+	port, err := benchenv.FreePort()
 	if err != nil {
 		return nil, "", err
 	}
@@ -469,15 +471,6 @@ func startNginx(ctx context.Context, tmp, dist string, tls *certFiles) (*exec.Cm
 	stopProc(c)
 	b, _ := os.ReadFile(filepath.Join(prefix, "error.log"))
 	return nil, "", fmt.Errorf("%s did not start listening: %s", what, b)
-}
-
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
 // stopProc sends SIGTERM (SIGQUIT for nginx's graceful stop is not needed)

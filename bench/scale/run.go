@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -11,21 +10,16 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/bench/internal/benchenv"
 	"github.com/widgetd/widgetd/bench/internal/scalegen"
 	"github.com/widgetd/widgetd/bundler"
 )
 
-// proc is one child process run: wall time, CPU time (user+sys) and peak
-// resident set size from rusage.
-type proc struct {
-	Wall   time.Duration `json:"wallNs"`
-	CPU    time.Duration `json:"cpuNs"`
-	MaxRSS int64         `json:"maxRssBytes"`
-}
+// proc is one child process run, as scale.json records it.
+type proc = benchenv.Proc
 
 // point is every measurement for one project size.
 type point struct {
@@ -56,33 +50,6 @@ type report struct {
 	Points  []point `json:"points"`
 }
 
-// runProc runs a command and returns its times and peak RSS.
-func runProc(ctx context.Context, dir string, args ...string) (proc, []byte, error) {
-	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	cmd.Dir = dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	if err != nil {
-		return proc{}, nil, fmt.Errorf("%s: %w\n%s%s", strings.Join(args, " "), err, tail(stderr.Bytes()), tail(stdout.Bytes()))
-	}
-	st := cmd.ProcessState
-	p := proc{Wall: wall, CPU: st.UserTime() + st.SystemTime()}
-	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
-		p.MaxRSS = ru.Maxrss * 1024 // kilobytes on Linux
-	}
-	return p, stdout.Bytes(), nil
-}
-
-func tail(b []byte) []byte {
-	if len(b) > 4000 {
-		return b[len(b)-4000:]
-	}
-	return b
-}
-
 // medianProc returns the run with the median wall time.
 func medianProc(ps []proc) proc {
 	s := append([]proc(nil), ps...)
@@ -103,23 +70,21 @@ func run(ctx context.Context, o options, nodeModules string) error {
 			return fmt.Errorf("%s has no node_modules; run `npm ci` there (bench/run does)", o.vite)
 		}
 	}
-	tmp, err := os.MkdirTemp("", "widgetd-scale-")
+	tmp, remove, err := benchenv.WorkDir("scale", o.keep)
 	if err != nil {
 		return err
 	}
-	if o.keep {
-		fmt.Fprintln(os.Stderr, "scale: keeping", tmp)
-	} else {
-		defer os.RemoveAll(tmp)
-	}
+	defer remove()
 	bin := filepath.Join(tmp, "widgetd")
 	fmt.Fprintln(os.Stderr, "scale: compiling widgetd")
 	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
 		return fmt.Errorf("go build ./cmd/widgetd: %w\n%s", err, out)
 	}
-	rep := &report{Time: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Load: loadavg()}
+	rep := &report{Time: time.Now().UTC().Format(time.RFC3339), Machine: machine(), Load: benchenv.LoadAvg()}
 	if o.viteMax > 0 {
-		rep.Vite = pkgVersion(vite, "vite")
+		if rep.Vite, err = benchenv.PkgVersion(vite, "vite"); err != nil {
+			rep.Vite = benchenv.Unknown
+		}
 	}
 	for _, n := range o.sizes {
 		fmt.Fprintf(os.Stderr, "scale: %d widgets\n", n)
@@ -129,7 +94,7 @@ func run(ctx context.Context, o options, nodeModules string) error {
 		}
 		rep.Points = append(rep.Points, *p)
 	}
-	rep.LoadEnd = loadavg()
+	rep.LoadEnd = benchenv.LoadAvg()
 	printReport(os.Stdout, rep)
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return err
@@ -155,7 +120,7 @@ func measureSize(ctx context.Context, o options, tmp, bin, vite, nodeModules str
 	out := filepath.Join(root, "dist")
 	cache := filepath.Join(root, "cache")
 	build := func() (proc, []byte, error) {
-		return runProc(ctx, root, bin, "build", "--root", root, "--out", out, "--cache-dir", cache, "--json")
+		return benchenv.RunTimed(ctx, root, bin, "build", "--root", root, "--out", out, "--cache-dir", cache, "--json")
 	}
 	// Cold: nothing cached (untimed first run warms the page cache).
 	var colds []proc
@@ -310,12 +275,12 @@ func measureVite(ctx context.Context, p *point, root, vite string, n int) error 
 	os.RemoveAll(filepath.Join(vite, "node_modules", ".vite"))
 	var err error
 	fmt.Fprintf(os.Stderr, "scale: vite 8, %d widgets\n", n)
-	if p.ViteCold, _, err = runProc(ctx, vite, append([]string{"node", "build.mjs", "external", out}, dirs...)...); err != nil {
+	if p.ViteCold, _, err = benchenv.RunTimed(ctx, vite, append([]string{"node", "build.mjs", "external", out}, dirs...)...); err != nil {
 		return err
 	}
 	var edits []proc
 	for i := 0; i < 3; i++ {
-		e, _, err := runProc(ctx, vite, "node", "build.mjs", "external", filepath.Join(root, "vite-edit"), filepath.Join(root, "widgets", scalegen.EditWidget))
+		e, _, err := benchenv.RunTimed(ctx, vite, "node", "build.mjs", "external", filepath.Join(root, "vite-edit"), filepath.Join(root, "widgets", scalegen.EditWidget))
 		if err != nil {
 			return err
 		}
@@ -326,32 +291,6 @@ func measureVite(ctx context.Context, p *point, root, vite string, n int) error 
 	return nil
 }
 
-func pkgVersion(dir, pkg string) string {
-	data, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "package.json"))
-	if err != nil {
-		return "unknown"
-	}
-	var v struct{ Version string }
-	json.Unmarshal(data, &v)
-	return v.Version
-}
-
-func loadavg() string {
-	data, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "unknown"
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 3 {
-		return "unknown"
-	}
-	return strings.Join(f[:3], " ")
-}
-
 func machine() string {
-	node := "unknown"
-	if out, err := exec.Command("node", "--version").Output(); err == nil {
-		node = strings.TrimSpace(string(out))
-	}
-	return fmt.Sprintf("%d CPUs, GOMAXPROCS=%d, %s, node %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), node)
+	return fmt.Sprintf("%d CPUs, GOMAXPROCS=%d, %s, node %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), benchenv.NodeVersion())
 }

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -20,23 +21,8 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 func writeProject(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	writeFiles(t, root, files)
+	testfiles.Write(t, root, files)
 	return root
-}
-
-// writeFiles writes files (slash-separated paths relative to root, and
-// their content) below root, making folders as needed.
-func writeFiles(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func TestCLIExitCodes(t *testing.T) {

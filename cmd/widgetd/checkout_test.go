@@ -99,11 +99,10 @@ func copyProject(t *testing.T, src, dst string, widgetsOnly bool) {
 	}
 }
 
-// fileSums maps each file below dir (slash-separated, relative) to the
-// SHA-256 of its content.
-func fileSums(t *testing.T, dir string) map[string]string {
+// eachFile calls f with the path and content of every file below dir,
+// failing the test when dir cannot be walked or a file read.
+func eachFile(t *testing.T, dir string, f func(path string, data []byte)) {
 	t.Helper()
-	sums := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -112,14 +111,24 @@ func fileSums(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(dir, p)
-		sum := sha256.Sum256(data)
-		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+		f(p, data)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// fileSums maps each file below dir (slash-separated, relative) to the
+// SHA-256 of its content.
+func fileSums(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	sums := map[string]string{}
+	eachFile(t, dir, func(p string, data []byte) {
+		rel, _ := filepath.Rel(dir, p)
+		sum := sha256.Sum256(data)
+		sums[filepath.ToSlash(rel)] = hex.EncodeToString(sum[:])
+	})
 	if len(sums) == 0 {
 		t.Fatalf("%s is empty", dir)
 	}

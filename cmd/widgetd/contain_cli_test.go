@@ -124,22 +124,11 @@ func assertNoSecretIn(t *testing.T, dir string) {
 	t.Helper()
 	secretValue := cliSecret[strings.Index(cliSecret, "=")+1:]
 	home := regexp.MustCompile(`HOME=/`)
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
+	eachFile(t, dir, func(p string, data []byte) {
 		if strings.Contains(string(data), secretValue) || home.Match(data) {
 			t.Errorf("%s holds the build's environment", p)
 		}
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestSymlinkedProjectPath builds projects at their real path and again

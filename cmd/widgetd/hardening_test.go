@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/assets"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestMain lets the test binary act as the widgetd command, so the hardening
@@ -62,7 +63,7 @@ func manyFilesProject(t *testing.T, root string, variant int) {
 		files[dir+"index.ts"] = src.String()
 		files[dir+"style.css"] = fmt.Sprintf(".w%d { content: %q }\n", w, strings.Repeat("v", 2000+variant))
 	}
-	writeFiles(t, root, files)
+	testfiles.Write(t, root, files)
 }
 
 // verifyDist checks that dir is one complete build: the manifest parses,

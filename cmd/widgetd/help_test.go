@@ -7,9 +7,11 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/help")
+var update = flag.Bool("update", false, "rewrite the golden files under testdata (help, typesserver)")
 
 // TestHelpGolden checks every command's help against testdata/help/<name>.golden
 // (go test -run TestHelpGolden -update rewrites them): `widgetd help <cmd>`,
@@ -81,24 +83,27 @@ func checkHelpNamesEveryFlag(t *testing.T, help string) {
 	}
 }
 
+// checkGolden compares the help of command name with its golden file.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", "help", name+".golden")
+	checkGoldenFile(t, filepath.Join("testdata", "help", name+".golden"), []byte(got), "TestHelpGolden")
+}
+
+// checkGoldenFile compares got with the golden file at path; with -update
+// it writes the file (and its folder) instead. test names the test that
+// writes it, for the hint.
+func checkGoldenFile(t *testing.T, path string, got []byte, test string) {
+	t.Helper()
 	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, path, string(got))
 		return
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test -run TestHelpGolden -update to write it)", err)
+		t.Fatalf("%v (run go test ./cmd/widgetd -run %s -update to write it)", err, test)
 	}
-	if got != string(want) {
-		t.Errorf("help of %s differs from %s (go test -run TestHelpGolden -update rewrites it):\ngot:\n%s\nwant:\n%s", name, path, got, want)
+	if string(got) != string(want) {
+		t.Errorf("%s differs (go test ./cmd/widgetd -run %s -update rewrites it):\ngot:\n%s\nwant:\n%s", path, test, got, want)
 	}
 }
 

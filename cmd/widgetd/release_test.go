@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/bundler"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestRelease: scripts/release for this machine's platform, into a temp
@@ -86,7 +87,7 @@ func TestReleaseRefuses(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "release")
 			if tc.existing != "" {
-				writeFile(t, filepath.Join(out, tc.existing), "package main\n")
+				testfiles.WriteFile(t, filepath.Join(out, tc.existing), "package main\n")
 			}
 			cmd := exec.Command("scripts/release", "--out", out, "--version", tc.version)
 			cmd.Dir = repo
@@ -171,7 +172,7 @@ func testNPMPackages(t *testing.T, npmDir, version string) {
 
 	// The thin package alone: the shim names the missing platform package.
 	alone := t.TempDir()
-	writeFile(t, filepath.Join(alone, "package.json"), `{"name": "alone", "private": true}`)
+	testfiles.WriteFile(t, filepath.Join(alone, "package.json"), `{"name": "alone", "private": true}`)
 	runCommand(t, alone, nil, "npm", append([]string{"install", "-D", thin}, npm...)...)
 	cmd := exec.Command(filepath.Join(alone, "node_modules", ".bin", "widgetd"), "version")
 	if msg, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(msg), "@widgetd/"+platform+" is not installed") {
@@ -179,7 +180,7 @@ func testNPMPackages(t *testing.T, npmDir, version string) {
 	}
 
 	app := filepath.Join(t.TempDir(), "my-app")
-	writeFile(t, filepath.Join(app, "package.json"), `{"name": "my-app", "private": true, "scripts": {"build": "widgetd build"}}`)
+	testfiles.WriteFile(t, filepath.Join(app, "package.json"), `{"name": "my-app", "private": true, "scripts": {"build": "widgetd build"}}`)
 	runCommand(t, app, nil, "npm", append([]string{"install", "-D", thin, binary}, npm...)...)
 	entries, _ := filepath.Glob(filepath.Join(app, "node_modules", "*", "*", "bin", "*"))
 	sort.Strings(entries)
@@ -210,14 +211,4 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
-}
-
-func writeFile(t *testing.T, path, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -18,7 +18,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/daemontest"
-	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // nginxLBConf puts two widgetd serve replicas behind nginx as a load
@@ -82,42 +82,20 @@ func startNginxLB(t *testing.T, r1, r2 int) (lb, cached string) {
 }
 
 // replica is one running widgetd serve.
-type replica struct {
-	cancel context.CancelFunc
-	done   chan int
-}
+type replica struct{ *servingCLI }
 
 // startReplica runs widgetd serve for dist on port and returns once it
 // listens.
 func startReplica(t *testing.T, dist string, port int) *replica {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	r := &replica{cancel: cancel, done: make(chan int, 1)}
-	var stderr syncbuf.Buffer
-	go func() {
-		r.done <- runServe(ctx, []string{"--dir", dist, "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--access-log=false", "--shutdown-timeout", "5s"}, pw, &stderr)
-		pw.Close()
-	}()
-	buf := make([]byte, 512)
-	if n, err := pr.Read(buf); err != nil || !bytes.Contains(buf[:n], []byte("widgetd serve:")) {
-		t.Fatalf("replica on %d did not start: %v %q; stderr %s", port, err, buf[:n], stderr.String())
-	}
-	go io.Copy(io.Discard, pr)
-	return r
+	return &replica{startServeCLI(t, "--dir", dist, "--addr", fmt.Sprintf("127.0.0.1:%d", port), "--access-log=false", "--shutdown-timeout", "5s")}
 }
 
 // stop shuts the replica down gracefully, as a deploy's SIGTERM does.
 func (r *replica) stop(t *testing.T) {
 	t.Helper()
-	r.cancel()
-	select {
-	case code := <-r.done:
-		if code != exitOK {
-			t.Errorf("replica exit %d", code)
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("replica did not stop")
+	if code := r.servingCLI.stop(t); code != exitOK {
+		t.Errorf("replica exit %d", code)
 	}
 }
 
@@ -337,15 +315,7 @@ func writeCardProject(t *testing.T, root, css, ts string) {
 		"widgets/card/index.ts":    `import "./card.css";` + "\n" + ts,
 		"widgets/card/card.css":    css,
 	}
-	for name, body := range files {
-		p := filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 }
 
 func containsString(list []string, s string) bool {

@@ -17,29 +17,61 @@ import (
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
+// servingCLI is one `widgetd serve` a test runs in process (runServe).
+type servingCLI struct {
+	// base is the http://host:port its startup line gives.
+	base   string
+	stderr *syncbuf.Buffer
+	cancel context.CancelFunc
+	done   chan int
+}
+
+// startServeCLI runs runServe with args and returns once it has printed its
+// startup line, which must give the URL it serves.
+func startServeCLI(t *testing.T, args ...string) *servingCLI {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	s := &servingCLI{stderr: &syncbuf.Buffer{}, cancel: cancel, done: make(chan int, 1)}
+	go func() {
+		s.done <- runServe(ctx, args, pw, s.stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "widgetd serve:") {
+		cancel()
+		t.Fatalf("widgetd serve %s: no startup line: %v %q; stderr: %s", strings.Join(args, " "), err, line, s.stderr.String())
+	}
+	go io.Copy(io.Discard, pr)
+	if s.base = regexp.MustCompile(`http://[0-9.:]+`).FindString(line); s.base == "" {
+		cancel()
+		t.Fatalf("startup line %q has no URL", line)
+	}
+	return s
+}
+
+// stop cancels serve's context, as SIGINT or SIGTERM do, and returns its
+// exit code; it fails the test when serve does not stop within 15 s.
+func (s *servingCLI) stop(t *testing.T) int {
+	t.Helper()
+	s.cancel()
+	select {
+	case code := <-s.done:
+		return code
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not stop after cancel")
+		return 0
+	}
+}
+
 // TestServe runs `widgetd serve` on a free port over a generated dist, checks
 // a few responses over real HTTP, /metrics and the access log, then cancels
 // the context and expects a clean exit.
 func TestServe(t *testing.T) {
 	d := assetstest.New(t, assetstest.Options{})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr syncbuf.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--metrics"}, pw, &stderr)
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no startup line: %v; stderr: %s", err, stderr.String())
-	}
-	go io.Copy(io.Discard, pr)
-	base := regexp.MustCompile(`http://[0-9.:]+`).FindString(line)
-	if base == "" {
-		t.Fatalf("startup line %q has no URL", line)
-	}
+	srv := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--metrics")
+	defer srv.cancel()
+	base, stderr := srv.base, srv.stderr
 	tr := &http.Transport{DisableCompression: true}
 	defer tr.CloseIdleConnections()
 	c := &http.Client{Transport: tr, Timeout: 5 * time.Second}
@@ -78,14 +110,8 @@ func TestServe(t *testing.T) {
 			t.Errorf("/metrics lacks %q:\n%s", want, body)
 		}
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != exitOK {
-			t.Errorf("exit code %d; stderr: %s", code, stderr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not stop after cancel")
+	if code := srv.stop(t); code != exitOK {
+		t.Errorf("exit code %d; stderr: %s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), `"msg":"request"`) || !strings.Contains(stderr.String(), `"status":404`) {
 		t.Errorf("access log missing request lines:\n%s", stderr.String())
@@ -118,21 +144,8 @@ func TestServeEngineFlag(t *testing.T) {
 		t.Errorf("--engine nginx: exit %d, want %d; stderr %s", code, exitUsage, errb.String())
 	}
 	for _, engine := range []string{"fast", "net/http"} {
-		ctx, cancel := context.WithCancel(context.Background())
-		pr, pw := io.Pipe()
-		done := make(chan int, 1)
-		go func() {
-			done <- runServe(ctx, []string{"--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine}, pw, io.Discard)
-			pw.Close()
-		}()
-		line, err := bufio.NewReader(pr).ReadString('\n')
-		if err != nil {
-			t.Fatalf("%s: no startup line: %v", engine, err)
-		}
-		go io.Copy(io.Discard, pr)
-		addr := line[strings.Index(line, "http://")+len("http://"):]
-		addr = addr[:strings.IndexByte(addr, '/')]
-		c, err := net.Dial("tcp", addr)
+		srv := startServeCLI(t, "--dir", d.Dir, "--addr", "127.0.0.1:0", "--access-log=false", "--engine", engine)
+		c, err := net.Dial("tcp", strings.TrimPrefix(srv.base, "http://"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -148,8 +161,7 @@ func TestServeEngineFlag(t *testing.T) {
 			resp.Header.Get("Date") == "" || resp.ContentLength != int64(len(body)) {
 			t.Errorf("%s: %d %v, %d bytes, %v", engine, resp.StatusCode, resp.Header, len(body), err)
 		}
-		cancel()
-		if code := <-done; code != exitOK {
+		if code := srv.stop(t); code != exitOK {
 			t.Errorf("%s: exit %d", engine, code)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/internal/exampleserver"
+	"github.com/widgetd/widgetd/internal/testfiles"
 	"github.com/widgetd/widgetd/typesgen"
 )
 
@@ -69,7 +70,7 @@ func TestTypesFromCheckTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGoldenFile(t, "testdata/typesserver/card.tools.gen.d.ts.golden", data)
+	checkGoldenFile(t, "testdata/typesserver/card.tools.gen.d.ts.golden", data, "TestTypesFromCheckTypes")
 	if code, _, errs := runCLI(t, "types", "--from", pkg, "--widgets", widgets, "--check"); code != exitOK {
 		t.Fatalf("types --check right after writing: exit %d: %s", code, errs)
 	}
@@ -179,31 +180,7 @@ func exampleWidgets(t *testing.T, names []string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "widgets")
 	for _, n := range names {
-		if err := os.MkdirAll(filepath.Join(dir, n), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, n, "widget.json"), []byte("{}"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(dir, n, "widget.json"), "{}")
 	}
 	return dir
-}
-
-// checkGoldenFile compares got with the golden file at path (-update
-// rewrites it).
-func checkGoldenFile(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./cmd/widgetd -run TestTypesFromCheckTypes -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("%s differs (-update rewrites it); got:\n%s", path, got)
-	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestInstall: the fonts land once in a folder named by their content, next
@@ -127,12 +129,7 @@ func TestConfUsesOnlyEmbeddedFonts(t *testing.T) {
 	planted := filepath.Join(home, ".local", "share", "fonts", "Planted.ttf")
 	font, _ := embedded.ReadFile("fonts/DejaVuSerif-Bold.ttf")
 	for _, p := range []string{planted, filepath.Join(home, ".fonts", "Planted.ttf")} {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, font, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, p, string(font))
 	}
 	if all := fontconfig(t, home, "", "fc-list", "-f", "%{file}\n"); !strings.Contains(all, planted) {
 		t.Fatalf("control: the system configuration does not see the planted %s, so this test could not see a leak:\n%s", planted, all)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // pnpmPackage lays out package name@1 the way pnpm does: its files in
@@ -22,7 +24,7 @@ func pnpmPackage(t *testing.T, root, name string, deps ...string) string {
 		"compiler.js":  "module.exports = {};\n",
 	}
 	for f, content := range files {
-		writeFile(t, filepath.Join(dir, f), content)
+		testfiles.WriteFile(t, filepath.Join(dir, f), content)
 	}
 	for _, dep := range deps {
 		link := filepath.Join(store, filepath.FromSlash(dep))
@@ -38,16 +40,6 @@ func topLevel(t *testing.T, root, name string) {
 	t.Helper()
 	target := filepath.Join(root, "node_modules", ".pnpm", strings.ReplaceAll(name, "/", "+")+"@1", "node_modules", filepath.FromSlash(name))
 	symlink(t, target, filepath.Join(root, "node_modules", filepath.FromSlash(name)))
-}
-
-func writeFile(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func symlink(t *testing.T, target, link string) {

@@ -15,24 +15,25 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
+
+// listenLimited returns a Listener of at most max connections on a free
+// loopback port, logging JSON lines to logw; its port is closed when the
+// test ends.
+func listenLimited(tb testing.TB, max int, logw io.Writer) *Listener {
+	tb.Helper()
+	return New(servetest.Listen(tb), max, slog.New(slog.NewJSONHandler(logw, nil)), "test").(*Listener)
+}
 
 // TestConnLimit: with max 1, a second Accept waits until the first connection
 // closes (logging once), a double Close frees one slot only, and Close of
 // the listener wakes an Accept waiting for a slot.
 func TestConnLimit(t *testing.T) {
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logb syncbuf.Buffer
-	ln := New(raw, 1, slog.New(slog.NewJSONHandler(&logb, nil)), "test").(*Listener)
+	ln := listenLimited(t, 1, &logb)
 	for range 3 {
-		c, err := net.Dial("tcp", raw.Addr().String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		servetest.Dial(t, ln.Addr().String(), 0)
 	}
 	first, err := ln.Accept()
 	if err != nil {
@@ -118,12 +119,8 @@ type rig struct {
 
 func newRig(t *testing.T, max int) *rig {
 	t.Helper()
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	r := &rig{logb: &syncbuf.Buffer{}}
-	r.ln = New(raw, max, slog.New(slog.NewJSONHandler(r.logb, nil)), "test").(*Listener)
+	r.ln = listenLimited(t, max, r.logb)
 	t.Cleanup(func() { r.ln.Close() })
 	for range max {
 		c := r.dial(t)
@@ -139,12 +136,7 @@ func newRig(t *testing.T, max int) *rig {
 
 func (r *rig) dial(t *testing.T) net.Conn {
 	t.Helper()
-	c, err := net.Dial("tcp", r.ln.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	return c
+	return servetest.Dial(t, r.ln.Addr().String(), 0)
 }
 
 // acceptAsync runs one Accept; the channel gets its connection (nil on
@@ -255,12 +247,8 @@ func TestConnEvictOldestIdle(t *testing.T) {
 // HTTP/2 client does not retry it), then closed to make room like any idle
 // HTTP/2 connection: GOAWAY first, then the close.
 func TestConnHTTP2PrefaceGrace(t *testing.T) {
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logb syncbuf.Buffer
-	ln := New(raw, 1, slog.New(slog.NewJSONHandler(&logb, nil)), "test").(*Listener)
+	ln := listenLimited(t, 1, &logb)
 	ln.grace = 3 * time.Second
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, r.Proto)
@@ -370,17 +358,9 @@ func readGoAways(c net.Conn) ([]string, error) {
 // BenchmarkConnState measures what a keep-alive request adds on the hot
 // path: reporting StateActive and StateIdle for a limited connection.
 func BenchmarkConnState(b *testing.B) {
-	raw, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		b.Fatal(err)
-	}
-	ln := New(raw, 4, slog.New(slog.NewJSONHandler(io.Discard, nil)), "bench")
+	ln := listenLimited(b, 4, io.Discard)
 	defer ln.Close()
-	c, err := net.Dial("tcp", raw.Addr().String())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	servetest.Dial(b, ln.Addr().String(), 0)
 	s, err := ln.Accept()
 	if err != nil {
 		b.Fatal(err)

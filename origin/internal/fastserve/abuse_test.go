@@ -19,6 +19,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets/assetstest"
 	"github.com/widgetd/widgetd/internal/syncbuf"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // panicky wraps h with a path whose handler panics, as a buggy handler
@@ -60,7 +61,7 @@ func (e exchange) summary() string {
 // closes or wait passes, and returns what was seen.
 func converse(t *testing.T, addr string, raw []byte, keepOpen bool, wait time.Duration) exchange {
 	t.Helper()
-	c := dial(t, addr, 0)
+	c := servetest.Dial(t, addr, 0)
 	if _, err := c.Write(raw); err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +200,7 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 				// starts the head's deadline: the cut comes no earlier than
 				// ReadHeaderTimeout after it.
 				begin := time.Now()
-				c := dial(t, eng.addr, 0)
+				c := servetest.Dial(t, eng.addr, 0)
 				closed := make(chan time.Duration, 1)
 				go func() {
 					_, _ = io.Copy(io.Discard, c)
@@ -245,11 +246,9 @@ func TestHeadDeadlineAcrossHandOff(t *testing.T) {
 // so hundreds of junk spellings neither fill it nor push a browser's value
 // off the fast path, and equivalent spellings share one entry.
 func TestEncodingClassMemo(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	h := registryHandler(t, d)
-	opts, hits, _ := observed(h)
-	addr, srv := start(t, h, opts)
-	c := dial(t, addr, 30*time.Second)
+	e := startObserved(t)
+	d, hits, srv := e.d, e.hits, e.srv
+	c := servetest.Dial(t, e.addr, 30*time.Second)
 	r := bufio.NewReader(c)
 	get := func(ae string) wireResponse {
 		fmt.Fprintf(c, "GET /%s HTTP/1.1\r\nHost: x\r\nAccept-Encoding: %s\r\n\r\n", d.Asset, ae)
@@ -264,9 +263,7 @@ func TestEncodingClassMemo(t *testing.T) {
 	if resp := get("gzip, deflate, br, zstd"); resp.header.Get("Content-Encoding") != "br" {
 		t.Fatalf("browser value: %s", resp)
 	}
-	for deadline := time.Now().Add(5 * time.Second); hits.Load() == before && time.Now().Before(deadline); {
-		time.Sleep(time.Millisecond)
-	}
+	awaitHits(hits, before+1)
 	if hits.Load() != before+1 {
 		t.Errorf("after 300 junk values, a browser's Accept-Encoding was not a fast-path hit")
 	}
@@ -334,9 +331,9 @@ func TestAcceptEMFILE(t *testing.T) {
 	// with EMFILE and checks the server then answers and logged each failure.
 	serveAfterEMFILE := func(name string, serve func(net.Listener), logb *syncbuf.Buffer) {
 		t.Helper()
-		ln := &errListener{Listener: listen(t), n: 3}
+		ln := &errListener{Listener: servetest.Listen(t), n: 3}
 		go serve(ln)
-		c := dial(t, ln.Addr().String(), 10*time.Second)
+		c := servetest.Dial(t, ln.Addr().String(), 10*time.Second)
 		fmt.Fprintf(c, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 		if resp := readWire(t, bufio.NewReader(c), "GET"); resp.status != 200 {
 			t.Fatalf("%s after EMFILE: %s", name, resp)

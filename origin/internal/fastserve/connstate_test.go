@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/widgetd/widgetd/origin/internal/connlimit"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // stateLog records the states Options.ConnState is told, per accepted
@@ -50,7 +51,7 @@ func TestConnState(t *testing.T) {
 	opts := limits
 	opts.ConnState = log.hook
 	addr, _ := start(t, staticHandler([]byte("hello")), opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for _, target := range []string{"/static", "/static", "/static?handed-off"} {
 		fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", target)
@@ -94,13 +95,7 @@ func startLimited(tb testing.TB, h http.Handler, opts Options) string {
 	opts.Logger = quiet
 	opts.ConnState = connlimit.ConnState
 	srv := New(h, opts)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go srv.Serve(connlimit.New(ln, 64, quiet, "test"))
-	tb.Cleanup(func() { srv.Close() })
-	return ln.Addr().String()
+	return servetest.Serve(tb, srv, func(ln net.Listener) net.Listener { return connlimit.New(ln, 64, quiet, "test") })
 }
 
 // TestHitAllocsLimited: under connlimit, with states reported to it, a hit

@@ -21,6 +21,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/assets/assetstest"
+	"github.com/widgetd/widgetd/origin/internal/servetest"
 )
 
 // limits are the limits widgetd serve runs with (docs/serving.md).
@@ -46,17 +47,6 @@ func registryHandler(t testing.TB, d *assetstest.Dist) http.Handler {
 	return reg.Handler()
 }
 
-// listen returns a loopback listener closed at the end of the test.
-func listen(t *testing.T) net.Listener {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	return ln
-}
-
 // start runs New(h, opts) on loopback until the end of the test.
 func start(t *testing.T, h http.Handler, opts Options) (addr string, srv *Server) {
 	t.Helper()
@@ -64,10 +54,7 @@ func start(t *testing.T, h http.Handler, opts Options) (addr string, srv *Server
 		opts.Logger = quiet
 	}
 	srv = New(h, opts)
-	ln := listen(t)
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String(), srv
+	return servetest.Serve(t, srv, nil), srv
 }
 
 // startNetHTTP runs h on a plain http.Server with opts' limits: the
@@ -83,10 +70,7 @@ func startNetHTTP(t *testing.T, h http.Handler, opts Options) string {
 		MaxHeaderBytes:    opts.MaxHeaderBytes,
 		ErrorLog:          slog.NewLogLogger(quiet.Handler(), slog.LevelWarn),
 	}
-	ln := listen(t)
-	go srv.Serve(ln)
-	t.Cleanup(func() { srv.Close() })
-	return ln.Addr().String()
+	return servetest.Serve(t, srv, nil)
 }
 
 // wireResponse is a response as read off the wire, Date removed.
@@ -132,19 +116,26 @@ func readWire(t *testing.T, r *bufio.Reader, method string) wireResponse {
 	return wireResponse{resp.StatusCode, resp.Header, body}
 }
 
+// assetTag is the tag in d.Asset's ETags: the first 16 hex digits of its
+// SHA-256 in the manifest ("" when the manifest does not list it).
+func assetTag(d *assetstest.Dist) string {
+	for _, f := range d.Manifest.Files {
+		if f.Path == d.Asset {
+			return f.SHA256[:16]
+		}
+	}
+	return ""
+}
+
 // fastCases are raw requests covering the handler's behaviour table: every
 // one must be answered identically by both engines, the first time (the fast
 // path fills its cache) and the second (served from the cache).
-func fastCases(d *assetstest.Dist) []struct{ name, method, target, hdr string } {
+func fastCases(d *assetstest.Dist) []originCase {
 	js := "/" + d.Asset
 	html := "/" + d.Manifest.Widgets[1].HTML
-	var etags []string
-	for _, f := range d.Manifest.Files {
-		if "/"+f.Path == js {
-			etags = []string{`"` + f.SHA256[:16] + `"`, `"` + f.SHA256[:16] + `-br"`, `"` + f.SHA256[:16] + `-gz"`}
-		}
-	}
-	return []struct{ name, method, target, hdr string }{
+	sum := assetTag(d)
+	etags := []string{`"` + sum + `"`, `"` + sum + `-br"`, `"` + sum + `-gz"`}
+	return []originCase{
 		{"identity", "GET", js, ""},
 		{"br browser", "GET", js, "Accept-Encoding: gzip, deflate, br, zstd\r\n"},
 		{"br only", "GET", js, "Accept-Encoding: br\r\n"},
@@ -203,19 +194,34 @@ func observed(h http.Handler) (opts Options, hits, fallbacks *atomic.Int64) {
 	return opts, hits, fallbacks
 }
 
-// dial connects to addr, closed at the end of the test, with a deadline d
-// from now for every read and write (none when d is 0).
-func dial(tb testing.TB, addr string, d time.Duration) net.Conn {
-	tb.Helper()
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		tb.Fatal(err)
+// observedEngine is the engine serving a generated dist's registry on
+// loopback as widgetd serve configures it (observed), with its counters.
+type observedEngine struct {
+	d               *assetstest.Dist
+	h               http.Handler
+	addr            string
+	srv             *Server
+	hits, fallbacks *atomic.Int64
+}
+
+// startObserved generates a dist and serves its registry with observed
+// options until the end of the test.
+func startObserved(t *testing.T) *observedEngine {
+	t.Helper()
+	e := &observedEngine{d: assetstest.New(t, assetstest.Options{})}
+	e.h = registryHandler(t, e.d)
+	var opts Options
+	opts, e.hits, e.fallbacks = observed(e.h)
+	e.addr, e.srv = start(t, e.h, opts)
+	return e
+}
+
+// awaitHits waits, for at most 5 s, until hits counts want: the Observer
+// runs after the response is written, so the client may read it first.
+func awaitHits(hits *atomic.Int64, want int64) {
+	for deadline := time.Now().Add(5 * time.Second); hits.Load() < want && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
 	}
-	tb.Cleanup(func() { c.Close() })
-	if d > 0 {
-		_ = c.SetDeadline(time.Now().Add(d))
-	}
-	return c
 }
 
 // sendRequest dials addr and writes one request for target with a Host
@@ -224,7 +230,7 @@ func dial(tb testing.TB, addr string, d time.Duration) net.Conn {
 // 10 seconds.
 func sendRequest(t *testing.T, addr, method, target, hdr string) net.Conn {
 	t.Helper()
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	raw := method + " " + target + " HTTP/1.1\r\nHost: origin.test\r\n" + hdr
 	if !strings.Contains(hdr, "\r\n\r\n") {
 		raw += "\r\n"
@@ -240,11 +246,9 @@ func sendRequest(t *testing.T, addr, method, target, hdr string) net.Conn {
 // connection (the first fills the cache, the next are served from it), and
 // requires identical status, headers (but Date) and body.
 func TestMatchesNetHTTP(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	h := registryHandler(t, d)
-	opts, hits, fallbacks := observed(h)
-	fast, _ := start(t, h, opts)
-	ref := startNetHTTP(t, h, limits)
+	e := startObserved(t)
+	d, fast, hits, fallbacks := e.d, e.addr, e.hits, e.fallbacks
+	ref := startNetHTTP(t, e.h, limits)
 	roundTrip := func(addr, method, target, hdr string) wireResponse {
 		t.Helper()
 		c := sendRequest(t, addr, method, target, hdr)
@@ -273,12 +277,10 @@ func TestMatchesNetHTTP(t *testing.T) {
 // some that hand the connection to net/http mid-way, and checks every
 // response arrives in order and complete.
 func TestPipelining(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	h := registryHandler(t, d)
-	opts, _, _ := observed(h)
-	fast, _ := start(t, h, opts)
-	ref := startNetHTTP(t, h, limits)
-	cases := fastCases(d)
+	e := startObserved(t)
+	fast := e.addr
+	ref := startNetHTTP(t, e.h, limits)
+	cases := fastCases(e.d)
 	// Fast-path requests first (several rounds), then the rest.
 	var order []int
 	for round := 0; round < 3; round++ {
@@ -294,7 +296,7 @@ func TestPipelining(t *testing.T) {
 		}
 	}
 	send := func(addr string) []wireResponse {
-		c := dial(t, addr, 20*time.Second)
+		c := servetest.Dial(t, addr, 20*time.Second)
 		var all bytes.Buffer
 		for _, i := range order {
 			tc := cases[i]
@@ -325,7 +327,7 @@ func TestIdleTimeout(t *testing.T) {
 	opts := limits
 	opts.IdleTimeout = 400 * time.Millisecond
 	addr, _ := start(t, registryHandler(t, d), opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	// Timed from before the request: the idle deadline starts after the
 	// response is written, so later than this.
 	start := time.Now()
@@ -353,14 +355,14 @@ func TestShutdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	addr, srv := start(t, registryHandler(t, d), limits)
-	idle := dial(t, addr, 0)
+	idle := servetest.Dial(t, addr, 0)
 	fmt.Fprintf(idle, "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n")
 	ir := bufio.NewReader(idle)
 	readWire(t, ir, "GET")
 
 	// A client that pipelines requests (all in the server's read buffer)
 	// and does not read them yet.
-	busy := dial(t, addr, 0)
+	busy := servetest.Dial(t, addr, 0)
 	const n = 80
 	req := "GET /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n"
 	if n*len(req) > readBufferSize {
@@ -475,7 +477,7 @@ func TestWriteTimeout(t *testing.T) {
 	opts.WriteTimeout = 300 * time.Millisecond
 	addr, srv := start(t, big, opts)
 
-	c := dial(t, addr, 0)
+	c := servetest.Dial(t, addr, 0)
 	_ = c.(*net.TCPConn).SetReadBuffer(16 << 10)
 	fmt.Fprintf(c, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	deadline := time.Now().Add(10 * time.Second)
@@ -502,7 +504,7 @@ func TestWriteTimeout(t *testing.T) {
 	// with widgetd serve's WriteTimeout, since on a loaded machine reading
 	// 16 MiB can take longer than the 300 ms above.
 	addr, _ = start(t, big, limits)
-	c2 := dial(t, addr, 20*time.Second)
+	c2 := servetest.Dial(t, addr, 20*time.Second)
 	fmt.Fprintf(c2, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n")
 	resp := readWire(t, bufio.NewReader(c2), "GET")
 	if resp.status != 200 || !bytes.Equal(resp.body, body) {
@@ -516,10 +518,8 @@ func TestWriteTimeout(t *testing.T) {
 // longer than the fast path's buffer but under MaxHeaderBytes is served by
 // net/http too.
 func TestHandOff(t *testing.T) {
-	d := assetstest.New(t, assetstest.Options{})
-	h := registryHandler(t, d)
-	opts, hits, fallbacks := observed(h)
-	addr, _ := start(t, h, opts)
+	e := startObserved(t)
+	d, addr, hits, fallbacks := e.d, e.addr, e.hits, e.fallbacks
 	hit := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
 	steps := []struct {
 		name, req         string
@@ -533,7 +533,7 @@ func TestHandOff(t *testing.T) {
 		{"hit after hand-off", hit, 2, 2, 200, false},
 		{"404 after hand-off", "GET /nope HTTP/1.1\r\nHost: x\r\n\r\n", 2, 3, 404, true},
 	}
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for _, st := range steps {
 		if _, err := io.WriteString(c, st.req); err != nil {
@@ -543,11 +543,7 @@ func TestHandOff(t *testing.T) {
 		if resp.status != st.status || (resp.header.Get("Content-Encoding") == "") != st.wantEncodingEmpty {
 			t.Errorf("%s: %s", st.name, resp)
 		}
-		// The Observer runs after the response is written, so the client
-		// may read it first: give the count a moment to catch up.
-		for deadline := time.Now().Add(5 * time.Second); hits.Load() < st.hits && time.Now().Before(deadline); {
-			time.Sleep(time.Millisecond)
-		}
+		awaitHits(hits, st.hits)
 		if hits.Load() != st.hits || fallbacks.Load() != st.fallbacks {
 			t.Errorf("%s: fast-path hits %d, fallback requests %d; want %d, %d", st.name, hits.Load(), fallbacks.Load(), st.hits, st.fallbacks)
 		}
@@ -555,7 +551,7 @@ func TestHandOff(t *testing.T) {
 
 	// A 6 KiB head does not fit the fast path's buffer.
 	long := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nX-Pad: " + strings.Repeat("a", 6<<10) + "\r\n\r\n"
-	c2 := dial(t, addr, 10*time.Second)
+	c2 := servetest.Dial(t, addr, 10*time.Second)
 	before := fallbacks.Load()
 	if _, err := io.WriteString(c2, long); err != nil {
 		t.Fatal(err)
@@ -585,7 +581,7 @@ func TestObserver(t *testing.T) {
 		got = append(got, seen{h.Method, string(h.Target), string(h.UserAgent), h.Remote.String(), h.Encoding, h.Status, h.Bytes, h.Duration > 0})
 	}
 	addr, _ := start(t, h, opts)
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	var want []seen
 	for _, tc := range []struct {
@@ -628,7 +624,7 @@ func TestZeroOptions(t *testing.T) {
 	req := "GET /" + d.Asset + " HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n"
 
 	addr, _ := start(t, h, Options{})
-	c := dial(t, addr, 10*time.Second)
+	c := servetest.Dial(t, addr, 10*time.Second)
 	r := bufio.NewReader(c)
 	for i := range 2 {
 		time.Sleep(300 * time.Millisecond) // before the first request, then idle
@@ -641,7 +637,7 @@ func TestZeroOptions(t *testing.T) {
 	// ReadTimeout also bounds the first request from accept: 1s leaves a
 	// loaded machine time to write it after the dial.
 	addr, _ = start(t, h, Options{ReadTimeout: time.Second})
-	c2 := dial(t, addr, 10*time.Second)
+	c2 := servetest.Dial(t, addr, 10*time.Second)
 	io.WriteString(c2, req)
 	r2 := bufio.NewReader(c2)
 	if resp := readWire(t, r2, "GET"); resp.status != 200 {
@@ -676,7 +672,7 @@ type hitClient struct {
 
 func newHitClient(tb testing.TB, addr, method string) *hitClient {
 	tb.Helper()
-	c := dial(tb, addr, 0)
+	c := servetest.Dial(tb, addr, 0)
 	hc := &hitClient{c: c, req: []byte(method + " /static HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\n\r\n")}
 	// The first response fills the cache and tells its size (Date has a
 	// fixed length).
@@ -755,13 +751,7 @@ func BenchmarkHit(b *testing.B) {
 	for _, tc := range hitCases {
 		b.Run(tc.name, func(b *testing.B) {
 			srv := New(staticHandler(bytes.Repeat([]byte("x"), tc.size)), Options{Logger: quiet})
-			defer srv.Close()
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			go srv.Serve(ln)
-			hc := newHitClient(b, ln.Addr().String(), tc.method)
+			hc := newHitClient(b, servetest.Serve(b, srv, nil), tc.method)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(hc.resp)))
 			for b.Loop() {

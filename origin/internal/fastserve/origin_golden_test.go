@@ -30,20 +30,11 @@ type originCase struct{ name, method, target, hdr string }
 // and the error paths, for the byte-exact characterization of the handler.
 func originCases(d *assetstest.Dist) []originCase {
 	js := "/" + d.Asset
-	sum := ""
-	for _, f := range d.Manifest.Files {
-		if "/"+f.Path == js {
-			sum = f.SHA256[:16]
-		}
-	}
+	sum := assetTag(d)
 	id, br, gz := `"`+sum+`"`, `"`+sum+`-br"`, `"`+sum+`-gz"`
 	const past, future = "Mon, 02 Jan 2006 15:04:05 GMT", "Fri, 01 Jan 2100 00:00:00 GMT"
 	img := "/" + d.Image
-	var cases []originCase
-	for _, c := range fastCases(d) {
-		cases = append(cases, originCase(c))
-	}
-	return append(cases, []originCase{
+	return append(fastCases(d), []originCase{
 		// If-None-Match
 		{"INM identity", "GET", js, "If-None-Match: " + id + "\r\n"},
 		{"INM gzip", "GET", js, "Accept-Encoding: gzip\r\nIf-None-Match: " + gz + "\r\n"},
