@@ -67,6 +67,9 @@ type widgetConfig struct {
 	// export) of an npm package or a path relative to the widget folder,
 	// or {"use": …, "props": {…}}. See provider.go.
 	Provider providerList `json:"provider,omitempty"`
+	// Bridge is "auto" (the least bridge the code uses) or "full"; empty
+	// takes widgetd.json's (bridgelevel.go).
+	Bridge string `json:"bridge,omitempty"`
 }
 
 // permissionsConfig is the "permissions" object of widget.json.
@@ -81,10 +84,10 @@ type permissionsConfig struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider", "bridge"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains", "wasmUnsafeEval"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles", "bridge"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
@@ -119,6 +122,9 @@ type projectConfig struct {
 	// Styles are stylesheets every widget gets, relative to the project
 	// root, bundled before each widget's own "styles" (stylesheets.go).
 	Styles []string `json:"styles,omitempty"`
+	// Bridge is every widget's "bridge" unless its widget.json sets one:
+	// "auto" (default) or "full" (bridgelevel.go).
+	Bridge string `json:"bridge,omitempty"`
 	// styles are Styles resolved, with their places in widgetd.json.
 	styles []styleRef
 }
@@ -158,6 +164,9 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 	}
 	if _, _, err := parseTargets(pc.Targets); err != nil {
 		return pc, doc.ErrPath("targets", "%v", err)
+	}
+	if err := checkBridgeMode(doc, pc.Bridge); err != nil {
+		return pc, err
 	}
 	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {
 		return pc, err
@@ -212,6 +221,7 @@ func loadWidget(dir, display string, publicURL string) (*widget, error) {
 		w.checkDomain,
 		w.resolvePolicy,
 		w.resolveStyles,
+		func(doc *strictjson.Doc) error { return checkBridgeMode(doc, w.Config.Bridge) },
 	}
 	for _, step := range steps {
 		if err := step(doc); err != nil {

@@ -49,6 +49,11 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	if err != nil {
 		return nil, err
 	}
+	bundle, levelDiags, err := b.applyBridgeLevels(bundle)
+	warnings = append(warnings, levelDiags...)
+	if err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
