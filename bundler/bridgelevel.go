@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"os"
 	"path"
 	"slices"
 	"strconv"
@@ -166,7 +165,7 @@ func (b *Builder) moduleNeedsFullBridge(in string, adapted bool) string {
 	case strings.Contains(in, ":") && !strings.Contains(ns, "/"):
 		return "comes from plugin namespace " + strconv.Quote(ns) + ", which widgetd does not look into"
 	default:
-		data, err := os.ReadFile(rootFile(b.root, in))
+		data, err := b.contain.readFile("", rootFile(b.root, in), "")
 		if err != nil {
 			return "cannot be read back (" + err.Error() + ")"
 		}

@@ -23,8 +23,15 @@ var bridgeModules = map[string]string{
 	"chatgpt":     `import * as m from "widgetd/chatgpt"; (window as any).m = m;`,
 	"mcp":         `import * as m from "widgetd/mcp"; (window as any).m = m;`,
 	"react":       `import * as m from "widgetd/react"; (window as any).m = m;`,
-	"app-adapter": `import "widgetd/app-adapter";`,
+	"app-adapter": `import "widgetd/app-adapter";`, // "bridge": "full" (fullBridge)
+	// The lighter bridge levels, chosen by "bridge": "auto" (the default):
+	// the App adapter over window.openai, and the handshake core.
+	"level-app":  `import "widgetd/app-adapter";`,
+	"level-core": `document.title;`,
 }
+
+// fullBridge are the bridgeModules built with "bridge": "full".
+var fullBridge = map[string]bool{"app-adapter": true}
 
 // TestMinifiedBridge pins the bytes esbuild makes of the bridge sources: they
 // are part of every widget, so of every widget's content hash. A change to
@@ -41,7 +48,11 @@ func TestMinifiedBridge(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "main.ts"), []byte(code+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(`{"entry": "main.ts"}`+"\n"), 0o644); err != nil {
+		config := `{"entry": "main.ts"}`
+		if fullBridge[name] {
+			config = `{"entry": "main.ts", "bridge": "full"}`
+		}
+		if err := os.WriteFile(filepath.Join(dir, "widget.json"), []byte(config+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

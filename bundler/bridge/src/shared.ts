@@ -42,13 +42,12 @@ export function toolResultFromOpenai(globals: JSONObject) {
  * returns the ones it set.
  */
 export function themeDocument(context: JSONObject, applied: string[]): string[] {
-  const doc = document, rootStyle = doc.documentElement.style, theme = context.theme, styles = context.styles || {}, variables = styles.variables || {};
-  if (theme) { doc.documentElement.setAttribute("data-theme", theme); rootStyle.colorScheme = theme; }
+  const doc = document, root = doc.documentElement, rootStyle = root.style, theme = context.theme, styles = context.styles || {}, variables = styles.variables || {}, fonts = styles.css?.fonts;
+  if (theme) { root.setAttribute("data-theme", theme); rootStyle.colorScheme = theme; }
   // == null: a variable that is absent or null is removed.
   applied.forEach((name) => variables[name] == null && rootStyle.removeProperty(name));
   applied = Object.keys(variables).filter((name) => variables[name] != null);
   applied.forEach((name) => rootStyle.setProperty(name, variables[name]));
-  const fonts = styles.css?.fonts;
   if (fonts) {
     let fontStyle = doc.getElementById("widgetd-fonts");
     if (!fontStyle) { fontStyle = doc.createElement("style"); fontStyle.id = "widgetd-fonts"; doc.head.append(fontStyle); }
