@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/evanw/esbuild/pkg/api"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/bundler/internal/jstransform"
 	"github.com/widgetd/widgetd/bundler/strictjson"
 	"github.com/widgetd/widgetd/diag"
 )
@@ -171,13 +173,39 @@ func (b *Builder) moduleNeedsFullBridge(in string, adapted bool) string {
 		}
 		src = data
 	}
-	if bytes.Contains(src, []byte("openai")) {
+	code, ok := withoutComments(src, in)
+	if !ok {
+		code = src // not JavaScript esbuild reads alone (.vue, .svelte): comments count
+	}
+	if bytes.Contains(code, []byte("openai")) {
 		return "mentions openai"
 	}
-	if !adapted && bytes.Contains(src, []byte("ui/initialize")) {
+	if !adapted && bytes.Contains(code, []byte("ui/initialize")) {
 		return "mentions ui/initialize where widgetd saw no handshake to adapt"
 	}
 	return ""
+}
+
+// scriptModuleRE matches the JavaScript and TypeScript modules esbuild reads alone.
+var scriptModuleRE = regexp.MustCompile(scriptModules)
+
+// withoutComments returns a script module's code without its comments and
+// TypeScript types, as esbuild parses it, when its text mentions openai or
+// ui/initialize at all (most modules do not, and are not parsed again); ok
+// is false when esbuild cannot read it on its own.
+func withoutComments(src []byte, in string) ([]byte, bool) {
+	if !bytes.Contains(src, []byte("openai")) && !bytes.Contains(src, []byte("ui/initialize")) {
+		return src, true
+	}
+	loader := jstransform.LoaderFor(in)
+	if loader == api.LoaderJS && !scriptModuleRE.MatchString(in) && !strings.HasPrefix(in, inlineScriptNamespace+":") {
+		return nil, false
+	}
+	r := api.Transform(string(src), api.TransformOptions{Loader: loader, LegalComments: api.LegalCommentsNone, JSX: api.JSXPreserve, LogLevel: api.LogLevelSilent})
+	if len(r.Errors) > 0 {
+		return nil, false
+	}
+	return r.Code, true
 }
 
 // inlineScriptText returns an inline module script's text from the rest of
