@@ -80,6 +80,11 @@ type Widget struct {
 	// BridgeReason says why the widget got that level, e.g. the module that
 	// imports the widgetd API or mentions window.openai.
 	BridgeReason string `json:"bridgeReason,omitempty"`
+	// Licenses is the dist/-relative path of the licence comments taken out
+	// of the widget's bundle (widgetd.json "legalComments": "file", the
+	// default); empty when it has none or keeps them inline. The HTML does
+	// not load it: it ships beside the widget for whoever redistributes it.
+	Licenses string `json:"licenses,omitempty"`
 }
 
 // Resource is one MCP resource of a widget under one profile.

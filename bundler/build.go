@@ -209,6 +209,7 @@ type settings struct {
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
 	bridgeDefault   string   // widgetd.json's "bridge" ("" for auto)
+	legalInline     bool     // widgetd.json's "legalComments" is "inline"
 }
 
 // resolveSettings resolves opts against the project file pc and the
@@ -249,6 +250,7 @@ func resolveSettings(opts Options, root string, pc projectConfig) (settings, err
 	}
 	st.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
 	st.bridgeDefault = pc.Bridge
+	st.legalInline = pc.LegalComments == legalCommentsInline
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = pc.Targets

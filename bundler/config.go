@@ -87,7 +87,7 @@ var (
 	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider", "bridge"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains", "wasmUnsafeEval"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles", "bridge"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles", "bridge", "legalComments"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
@@ -125,6 +125,9 @@ type projectConfig struct {
 	// Bridge is every widget's "bridge" unless its widget.json sets one:
 	// "auto" (default) or "full" (bridgelevel.go).
 	Bridge string `json:"bridge,omitempty"`
+	// LegalComments is "file" (default: licence comments in a file of their
+	// own in dist/) or "inline" (legal.go).
+	LegalComments string `json:"legalComments,omitempty"`
 	// styles are Styles resolved, with their places in widgetd.json.
 	styles []styleRef
 }
@@ -166,6 +169,9 @@ func loadProjectConfig(dir string) (projectConfig, error) {
 		return pc, doc.ErrPath("targets", "%v", err)
 	}
 	if err := checkBridgeMode(doc, pc.Bridge); err != nil {
+		return pc, err
+	}
+	if err := checkLegalComments(doc, pc.LegalComments); err != nil {
 		return pc, err
 	}
 	if pc.styles, err = resolveStyleList(doc, dir, pc.Styles); err != nil {

@@ -143,10 +143,13 @@ func (b *Builder) esbuildOptionsFor(levels map[string]bridgeLevel) api.BuildOpti
 		Loader:              loaders,
 		Define:              b.envDefines(),
 		Charset:             api.CharsetUTF8,
-		LegalComments:       api.LegalCommentsEndOfFile,
+		LegalComments:       api.LegalCommentsExternal, // legal.go; "inline" below
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
 		Plugins:             b.containedPlugins(b.plugin(levels), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
+	}
+	if b.legalInline {
+		opts.LegalComments = api.LegalCommentsEndOfFile
 	}
 	if b.reactRefresh {
 		opts.Plugins = b.containedPlugins(b.refreshPlugin(), b.plugin(levels), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin())
