@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -220,12 +221,13 @@ func (b *Builder) inlineScriptText(rest string) (string, bool) {
 	return w.html.inlineScripts[i], true
 }
 
-// inputName shows a metafile input key as messages name files.
+// inputName shows a metafile input key in a reason, relative to the project
+// root (the manifest records it, so no machine's path).
 func (b *Builder) inputName(in string) string {
-	if strings.Contains(in, ":") {
-		return in
+	if filepath.IsAbs(in) {
+		return b.relPath(in)
 	}
-	return b.displayPath(rootFile(b.root, in))
+	return in
 }
 
 // applyBridgeLevels decides every widget's bridge level from res (built
