@@ -77,7 +77,8 @@ func (b *Builder) bridgeMode(w *widget) string {
 // is a component entry (the generated mount uses the widgetd API), when a
 // module of its own or a package imports the widgetd API, when a module
 // that puts bytes in its output mentions openai (window.openai, its events,
-// a property or string; comments count too, so a doubt gives full), or when
+// a property or string; not in comments or TypeScript types: a string that
+// only mentions it still gives full, widgetd cannot tell), or when
 // something is out of sight (an HTML script widgetd does not bundle, a module
 // a plugin made); app when its code posts ui/initialize itself (the App
 // adapter attached to it); core otherwise.
