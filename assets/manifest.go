@@ -71,6 +71,20 @@ type Widget struct {
 	// Files lists the dist/-relative paths the HTML loads (external JS, CSS,
 	// images, fonts), sorted; empty for a fully inline widget.
 	Files []string `json:"files,omitempty"`
+	// Bridge is how much of widgetd's client bridge the widget carries:
+	// "full", "app" (the App adapter only) or "core" (the handshake core),
+	// decided from its code (docs/bridge.md, "Bridge levels"). A
+	// `widgetd dev` build injects the full bridge and names here the level
+	// `widgetd build` gives the widget.
+	Bridge string `json:"bridge,omitempty"`
+	// BridgeReason says why the widget got that level, e.g. the module that
+	// imports the widgetd API or mentions window.openai.
+	BridgeReason string `json:"bridgeReason,omitempty"`
+	// Licenses is the dist/-relative path of the licence comments taken out
+	// of the widget's bundle (widgetd.json "legalComments": "file", the
+	// default); empty when it has none or keeps them inline. The HTML does
+	// not load it: it ships beside the widget for whoever redistributes it.
+	Licenses string `json:"licenses,omitempty"`
 }
 
 // Resource is one MCP resource of a widget under one profile.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/internal/browsertest"
 )
 
@@ -128,6 +129,11 @@ func TestAppAdapterAttachedByBehaviour(t *testing.T) {
 		"widgets/plain/widget.json":           widgetJSON("main.js"),
 		"widgets/plain/main.js":               `document.body.textContent = "hello";`,
 	})
+	// With the full bridge everywhere, the full App adapter marks the
+	// widgets it attached to.
+	if err := os.WriteFile(filepath.Join(root, layout.ProjectConfigFile), []byte(`{"bridge": "full"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	_, out := assembleOK(t, testOptions(root))
 	want := map[string]bool{"esm": true, "cjs": true, "host": false, "plain": false}
 	if len(out.Manifest.Widgets) != len(want) {
@@ -138,6 +144,20 @@ func TestAppAdapterAttachedByBehaviour(t *testing.T) {
 		got := strings.Contains(string(out.Files[w.HTML]), `"window.openai"`)
 		if got != want[w.Name] {
 			t.Errorf("widget %s carries the App adapter: %v, want %v", w.Name, got, want[w.Name])
+		}
+	}
+	// "bridge": "auto": the widgets with App-like code get the App adapter
+	// level; a module that mentions ui/initialize without posting it gets
+	// the full bridge (widgetd cannot tell what it does); the plain widget
+	// gets the handshake core.
+	if err := os.Remove(filepath.Join(root, layout.ProjectConfigFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, out = assembleOK(t, testOptions(root))
+	levels := map[string]string{"esm": "app", "cjs": "app", "host": "full", "plain": "core"}
+	for _, w := range out.Manifest.Widgets {
+		if w.Bridge != levels[w.Name] {
+			t.Errorf("widget %s got bridge %q (%s), want %q", w.Name, w.Bridge, w.BridgeReason, levels[w.Name])
 		}
 	}
 }

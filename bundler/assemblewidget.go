@@ -59,6 +59,7 @@ func (b *Builder) assembleWidget(w *widget, bundle *bundleResult, t *Timings) (*
 		Name: name, Title: w.Config.Title, Description: w.Config.Description,
 		Hash: hash, HTML: name + "." + hash + ".html", Inline: w.Inline, CSP: header, Files: files.used,
 		Profiles: profileResources(name, hash, w.Profiles, meta),
+		Bridge:   string(bundle.bridges[name].level), BridgeReason: bundle.bridges[name].reason,
 	}}
 	b.cacheWidget(name, key, mw, files.used)
 	return mw, files.used, nil

@@ -24,9 +24,28 @@ func (b *Builder) measureBridge() (BridgeSize, error) {
 	if b.bridgeSize != nil {
 		return *b.bridgeSize, nil
 	}
+	s, err := b.measureBridgeLevel(bridgeFull)
+	if err == nil {
+		b.bridgeSize = &s
+	}
+	return s, err
+}
+
+// measureBridgeLevel compiles and measures the bridge a widget carries at
+// level: the full bridge, the App adapter over window.openai (app), or the
+// handshake core with it (core).
+func (b *Builder) measureBridgeLevel(level bridgeLevel) (BridgeSize, error) {
 	opts := b.esbuildOptions()
+	code := `import "widgetd";`
+	switch level {
+	case bridgeApp:
+		opts = b.esbuildOptionsFor(map[string]bridgeLevel{})
+		code = `import "widgetd/app-adapter";`
+	case bridgeCore:
+		code = entryBridgeImport(bridgeCore)
+	}
 	opts.EntryPointsAdvanced = nil
-	opts.Stdin = &api.StdinOptions{Contents: `import "widgetd";`, ResolveDir: b.widgetsDir, Loader: api.LoaderJS, Sourcefile: "bridge-size.js"}
+	opts.Stdin = &api.StdinOptions{Contents: code, ResolveDir: b.widgetsDir, Loader: api.LoaderJS, Sourcefile: "bridge-size.js"}
 	opts.Metafile = false
 	opts.Sourcemap = api.SourceMapNone
 	r := api.Build(opts)
@@ -50,6 +69,5 @@ func (b *Builder) measureBridge() (BridgeSize, error) {
 			s.Gzip = len(out)
 		}
 	}
-	b.bridgeSize = &s
 	return s, nil
 }

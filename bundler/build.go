@@ -212,6 +212,8 @@ type settings struct {
 	reactRefresh    bool     // Options.ReactRefresh
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
+	bridgeDefault   string   // widgetd.json's "bridge" ("" for auto)
+	legalInline     bool     // widgetd.json's "legalComments" is "inline"
 }
 
 // resolveSettings resolves opts against the project file pc and the
@@ -251,6 +253,8 @@ func resolveSettings(opts Options, root string, pc projectConfig) (settings, err
 		st.retain = opts.Retain
 	}
 	st.precompressHTML = opts.PrecompressHTML || pc.PrecompressHTML
+	st.bridgeDefault = pc.Bridge
+	st.legalInline = pc.LegalComments == config.LegalCommentsInline
 	targets := opts.Targets
 	if len(targets) == 0 {
 		targets = pc.Targets
@@ -351,7 +355,8 @@ type Result struct {
 	// Compressed and Reused count encodings made and taken from the cache.
 	Compressed int `json:"compressed"`
 	Reused     int `json:"reused"`
-	// Bridge is the size of the injected client bridge.
+	// Bridge is the size of the full client bridge (widgets at bridge
+	// levels app and core carry less; see WidgetSummary.Bridge).
 	Bridge *BridgeSize `json:"bridge,omitempty"`
 	// UpToDate is true when nothing was built: no input changed since the
 	// build that wrote OutDir, which is left as it was.
@@ -368,6 +373,10 @@ type WidgetSummary struct {
 	Name  string        `json:"name"`
 	URI   string        `json:"uri"`
 	Files []FileSummary `json:"files"`
+	// Bridge and BridgeReason are the manifest's: the bridge level the
+	// widget carries and why.
+	Bridge       string `json:"bridge,omitempty"`
+	BridgeReason string `json:"bridgeReason,omitempty"`
 }
 
 // FileSummary gives a file's sizes: identity, brotli and gzip (0 = none).

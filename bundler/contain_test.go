@@ -390,7 +390,7 @@ func TestHTMLBudget(t *testing.T) {
 	_, root := outsideFixture(t)
 	writeFiles(t, root, map[string]string{
 		layout.ProjectConfigFile: `{"htmlBudget": 14336}`,
-		"widgets/w/index.ts":     "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 600) + "`;\n",
+		"widgets/w/index.ts":     "document.body.textContent = " + "`" + strings.Repeat("lorem ipsum ", 1000) + "`;\n",
 		"widgets/s/widget.json":  `{"title":"Small"}`,
 		"widgets/s/index.ts":     "document.body.textContent = 's';\n",
 	})

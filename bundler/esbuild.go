@@ -99,7 +99,11 @@ func parseTargets(targets []string) (api.Target, []api.Engine, error) {
 }
 
 // esbuildOptions builds the one set of esbuild options for the whole project.
-func (b *Builder) esbuildOptions() api.BuildOptions {
+func (b *Builder) esbuildOptions() api.BuildOptions { return b.esbuildOptionsFor(nil) }
+
+// esbuildOptionsFor is esbuildOptions for widgets at the given bridge levels
+// (nil: the full bridge in every widget).
+func (b *Builder) esbuildOptionsFor(levels map[string]bridgeLevel) api.BuildOptions {
 	loaders := map[string]api.Loader{}
 	assetLoader := api.LoaderFile
 	if b.publicURL == "" {
@@ -139,13 +143,16 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 		Loader:              loaders,
 		Define:              b.envDefines(),
 		Charset:             api.CharsetUTF8,
-		LegalComments:       api.LegalCommentsEndOfFile,
+		LegalComments:       api.LegalCommentsExternal, // legal.go; "inline" below
 		Metafile:            true,
 		LogLevel:            api.LogLevelSilent,
-		Plugins:             b.containedPlugins(b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
+		Plugins:             b.containedPlugins(b.plugin(levels), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin()),
+	}
+	if b.legalInline {
+		opts.LegalComments = api.LegalCommentsEndOfFile
 	}
 	if b.reactRefresh {
-		opts.Plugins = b.containedPlugins(b.refreshPlugin(), b.plugin(), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin())
+		opts.Plugins = b.containedPlugins(b.refreshPlugin(), b.plugin(levels), b.vitePlugin(), b.compilerPlugin(), b.appAdapterPlugin())
 	}
 	if b.sourceMaps {
 		opts.Sourcemap = api.SourceMapExternal // in memory only, for Sources; the JS is the same
@@ -157,7 +164,10 @@ func (b *Builder) esbuildOptions() api.BuildOptions {
 }
 
 // plugin resolves the per-widget virtual entries and the "widgetd" modules.
-func (b *Builder) plugin() api.Plugin {
+// With levels (a build of widgets at bridge levels app and core), each
+// entry starts with its level's bridge, and the App adapter is the one over
+// window.openai alone.
+func (b *Builder) plugin(levels map[string]bridgeLevel) api.Plugin {
 	return api.Plugin{Name: "widgetd", Setup: func(pb api.PluginBuild) {
 		pb.OnResolve(api.OnResolveOptions{Filter: "^" + entryNamespace + ":"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, entryNamespace+":"), Namespace: entryNamespace}, nil
@@ -170,10 +180,13 @@ func (b *Builder) plugin() api.Plugin {
 			if msg := componentEntryError(w, b.analyseEntry(w)); msg != "" {
 				return api.OnLoadResult{}, errors.New(msg)
 			}
-			src := b.entrySource(w)
+			src := b.entrySourceAt(w, levels[w.Config.Name])
 			return api.OnLoadResult{Contents: &src, ResolveDir: filepath.Dir(w.Entry), Loader: api.LoaderJS}, nil
 		})
-		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|mcp|app-adapter))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+		pb.OnResolve(api.OnResolveOptions{Filter: `^widgetd(/(react|tools|chatgpt|mcp|app-adapter|handshake-core))?$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			if a.Path == bridge.AppAdapterModuleName && levels != nil {
+				return api.OnResolveResult{Path: bridge.AppAdapterLiteEntry, Namespace: bridgeNamespace}, nil
+			}
 			if p, ok := bridge.Submodule(a.Path); ok {
 				return api.OnResolveResult{Path: p, Namespace: bridgeNamespace}, nil
 			}
@@ -223,12 +236,15 @@ func (b *Builder) plugin() api.Plugin {
 // entrySource is the virtual entry of one widget: the bridge first, then
 // the stylesheets widgetd.json and widget.json list, then the widget's own
 // scripts and stylesheets in document order.
-func (b *Builder) entrySource(w *widget) string {
+func (b *Builder) entrySource(w *widget) string { return b.entrySourceAt(w, bridgeFull) }
+
+// entrySourceAt is entrySource with the bridge of a level ("" is full).
+func (b *Builder) entrySourceAt(w *widget, level bridgeLevel) string {
 	if ce := b.analyseEntry(w); ce.export != "" && ce.framework != "" {
 		return b.componentMountSource(w, ce)
 	}
 	var sb strings.Builder
-	sb.WriteString("import \"widgetd\";\n")
+	sb.WriteString(entryBridgeImport(level))
 	imports := []string{"./" + filepath.Base(w.Entry)}
 	if w.HTMLEntry {
 		imports = w.html.imports
@@ -295,6 +311,8 @@ type bundleResult struct {
 	meta    metafile
 	rawMeta string
 	raw     *rawMetafile // rawMeta split (parsed on first need)
+	// bridges are the bridge levels chosen per widget (bridgelevel.go).
+	bridges map[string]bridgeChoice
 }
 
 // collect turns an esbuild result into a bundleResult, or diagnostics.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -203,73 +202,23 @@ func (b *Builder) bundleIncremental(start time.Time) (res *bundleResult, diags [
 	if len(dirty) == 0 {
 		return last, nil, nil, true
 	}
-	res = &bundleResult{files: map[string]*output{}, js: map[string]string{}, css: map[string]string{}}
-	for k, v := range last.files {
-		res.files[k] = v
-	}
-	for k, v := range last.js {
-		res.js[k] = v
-	}
-	for k, v := range last.css {
-		res.css[k] = v
-	}
-	res.meta.Inputs = make(map[string]metaInput, len(last.meta.Inputs))
-	for k, v := range last.meta.Inputs {
-		res.meta.Inputs[k] = v
-	}
-	res.meta.Outputs = make(map[string]metaOutput, len(last.meta.Outputs))
-	for k, v := range last.meta.Outputs {
-		res.meta.Outputs[k] = v
-	}
-	raw, err := last.rawParts()
+	res, parts, err := last.cloneForSwap()
 	if err != nil {
 		return nil, nil, nil, false
 	}
-	parts := &rawMetafile{Inputs: map[string]json.RawMessage{}, Outputs: make(map[string]json.RawMessage, len(raw.Outputs))}
-	for k, v := range raw.Inputs {
-		parts.Inputs[k] = v
-	}
-	for k, v := range raw.Outputs {
-		parts.Outputs[k] = v
-	}
 	for _, w := range dirty {
-		name := w.Config.Name
 		one, d, err := b.bundleOne(w)
 		diags = append(diags, d...)
 		if err != nil {
 			return nil, diags, err, true
 		}
-		for _, key := range last.widgetOutputs(name) {
-			delete(res.meta.Outputs, key)
-			delete(parts.Outputs, key)
-			delete(res.files, strings.TrimPrefix(key, outBase+"/"))
-		}
-		for k, v := range one.files {
-			res.files[k] = v
-		}
-		res.js[name] = one.js[name]
-		res.css[name] = one.css[name]
-		oneRaw, err := one.rawParts()
-		if err != nil {
+		if err := res.swapIn(parts, last, w.Config.Name, one); err != nil {
 			return nil, diags, err, true
 		}
-		for k, v := range one.meta.Outputs {
-			res.meta.Outputs[k] = v
-			parts.Outputs[k] = oneRaw.Outputs[k]
-		}
-		for k, v := range oneRaw.Inputs {
-			parts.Inputs[k] = v
-		}
-		for k, v := range one.meta.Inputs {
-			res.meta.Inputs[k] = v
-		}
 	}
-	res.raw = parts
-	data, err := json.Marshal(parts)
-	if err != nil {
-		return nil, diags, fmt.Errorf("encode metafile: %w", err), true
+	if err := res.seal(parts); err != nil {
+		return nil, diags, err, true
 	}
-	res.rawMeta = string(data)
 	b.rememberBundle(res, start, cur)
 	return res, diags, nil, true
 }

@@ -49,6 +49,11 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	if err != nil {
 		return nil, err
 	}
+	bundle, levelDiags, err := b.applyBridgeLevels(bundle)
+	warnings = append(warnings, levelDiags...)
+	if err != nil {
+		return nil, err
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -88,7 +93,13 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 			addFile(p, bundle.files[p].Contents)
 		}
 		addFile(mw.HTML, mw.htmlBytes).document = true
-		m.Widgets = append(m.Widgets, mw.Widget)
+		mwWidget := mw.Widget
+		if p, text := widgetLegal(w.Config.Name, bundle); p != "" {
+			addFile(p, text)
+			mwWidget.Licenses = p
+			used = append(slices.Clone(used), p) // kept and collected with the widget's files
+		}
+		m.Widgets = append(m.Widgets, mwWidget)
 		var uris []string
 		for _, r := range mw.Profiles {
 			uris = append(uris, r.URI)

@@ -136,7 +136,7 @@ func (b *Builder) settingsKey() string {
 
 // summarize lists a widget's HTML and files with their sizes.
 func summarize(w assets.Widget, files map[string]assets.File) WidgetSummary {
-	ws := WidgetSummary{Name: w.Name, URI: w.Profiles[0].URI}
+	ws := WidgetSummary{Name: w.Name, URI: w.Profiles[0].URI, Bridge: w.Bridge, BridgeReason: w.BridgeReason}
 	for _, p := range append([]string{w.HTML}, w.Files...) {
 		f := files[p]
 		s := FileSummary{Path: p, Size: f.Size}

@@ -80,7 +80,7 @@ func (c *compilers) scanGraph(w *widget) ([]string, error) {
 		loaders[ext] = api.LoaderEmpty
 	}
 	opts.Loader = loaders
-	opts.Plugins = b.containedPlugins(b.plugin(), c.plugin(false))
+	opts.Plugins = b.containedPlugins(b.plugin(nil), c.plugin(false))
 	ctx, err := c.graphContext(w.Config.Name, opts)
 	if err != nil {
 		return nil, err

@@ -10,7 +10,11 @@
 // Run it from the repository root after `npm ci` in bench/vite (bench/run
 // does both):
 //
-//	go run ./bench/shapes [-keep]
+//	go run ./bench/shapes [-keep] [-before DIR]
+//
+// -before DIR also builds the shapes with the widgetd of another checkout
+// (e.g. `git archive <commit> | tar -x -C DIR`), in the same run, as rows
+// "widgetd before".
 package main
 
 import (
@@ -33,10 +37,11 @@ var shapes = []string{"vanilla", "app-zod", "react-app"}
 func main() {
 	keep := flag.Bool("keep", false, "keep the temporary folder holding both tools' output")
 	vite := flag.String("vite", "bench/vite", "folder holding the Vite 8 install and shapes/")
+	before := flag.String("before", "", "a checkout of another widgetd to measure beside this one (rows \"widgetd before\")")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := run(ctx, *vite, *keep); err != nil {
+	if err := run(ctx, *vite, *before, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "shapes:", err)
 		os.Exit(1)
 	}
@@ -45,7 +50,7 @@ func main() {
 // sizes is one document's size in each encoding.
 type sizes struct{ raw, gzip, brotli int }
 
-func run(ctx context.Context, viteDir string, keep bool) error {
+func run(ctx context.Context, viteDir, beforeDir string, keep bool) error {
 	if _, err := os.Stat(filepath.Join(viteDir, "node_modules", "vite")); err != nil {
 		return fmt.Errorf("vite is not installed; run `npm ci` in %s first: %w", viteDir, err)
 	}
@@ -58,14 +63,18 @@ func run(ctx context.Context, viteDir string, keep bool) error {
 	} else {
 		defer os.RemoveAll(tmp)
 	}
-	bin := filepath.Join(tmp, "widgetd")
-	if out, err := command(ctx, "go", "build", "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
-		return fmt.Errorf("build widgetd: %w\n%s", err, out)
+	src, err := filepath.Abs(filepath.Join(viteDir, "shapes"))
+	if err != nil {
+		return err
 	}
-	src := filepath.Join(viteDir, "shapes")
-	wdOut, viteOut := filepath.Join(tmp, "widgetd"), filepath.Join(tmp, "vite")
-	if out, err := command(ctx, bin, "build", "--widgets", src, "--out", wdOut, "--no-cache").CombinedOutput(); err != nil {
-		return fmt.Errorf("widgetd build: %w\n%s", err, out)
+	wdOut, beforeOut, viteOut := filepath.Join(tmp, "widgetd"), filepath.Join(tmp, "widgetd-before"), filepath.Join(tmp, "vite")
+	if err := buildShapes(ctx, ".", filepath.Join(tmp, "widgetd-bin"), src, wdOut); err != nil {
+		return err
+	}
+	if beforeDir != "" {
+		if err := buildShapes(ctx, beforeDir, filepath.Join(tmp, "widgetd-before-bin"), src, beforeOut); err != nil {
+			return fmt.Errorf("before: %w", err)
+		}
 	}
 	args := []string{filepath.Join(viteDir, "build.mjs"), "singlefile", viteOut}
 	for _, s := range shapes {
@@ -77,17 +86,35 @@ func run(ctx context.Context, viteDir string, keep bool) error {
 	fmt.Println("| shape | tool | raw | gzip | brotli | raw ÷ Vite | gzip ÷ Vite | brotli ÷ Vite |")
 	fmt.Println("|---|---|---:|---:|---:|---:|---:|---:|")
 	for _, s := range shapes {
-		wd, err := measure(filepath.Join(wdOut, s+".*.html"))
-		if err != nil {
-			return err
-		}
 		v, err := measure(filepath.Join(viteOut, s, "index.html"))
 		if err != nil {
 			return err
 		}
-		fmt.Printf("| %s | widgetd | %s | %s | %s | %.2f | %.2f | %.2f |\n", s, kB(wd.raw), kB(wd.gzip), kB(wd.brotli),
-			ratio(wd.raw, v.raw), ratio(wd.gzip, v.gzip), ratio(wd.brotli, v.brotli))
+		rows := []struct{ tool, dir string }{{"widgetd", wdOut}}
+		if beforeDir != "" {
+			rows = append([]struct{ tool, dir string }{{"widgetd before", beforeOut}}, rows...)
+		}
+		for _, r := range rows {
+			wd, err := measure(filepath.Join(r.dir, s+".*.html"))
+			if err != nil {
+				return err
+			}
+			fmt.Printf("| %s | %s | %s | %s | %s | %.2f | %.2f | %.2f |\n", s, r.tool, kB(wd.raw), kB(wd.gzip), kB(wd.brotli),
+				ratio(wd.raw, v.raw), ratio(wd.gzip, v.gzip), ratio(wd.brotli, v.brotli))
+		}
 		fmt.Printf("| %s | vite 8 + singlefile | %s | %s | %s | | | |\n", s, kB(v.raw), kB(v.gzip), kB(v.brotli))
+	}
+	return nil
+}
+
+// buildShapes builds the widgetd command of the checkout in dir into bin and
+// builds the shapes in src with it into out.
+func buildShapes(ctx context.Context, dir, bin, src, out string) error {
+	if out, err := command(ctx, "go", "build", "-C", dir, "-o", bin, "./cmd/widgetd").CombinedOutput(); err != nil {
+		return fmt.Errorf("build widgetd in %s: %w\n%s", dir, err, out)
+	}
+	if out, err := command(ctx, bin, "build", "--widgets", src, "--out", out, "--no-cache").CombinedOutput(); err != nil {
+		return fmt.Errorf("widgetd build: %w\n%s", err, out)
 	}
 	return nil
 }

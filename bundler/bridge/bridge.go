@@ -33,6 +33,14 @@ const (
 	// class in widgets that import it: on a ChatGPT host that has
 	// window.openai but no ui/*, it answers the App over window.openai.
 	AppAdapterEntry = "src/appadapter.ts"
+	// AppAdapterLiteEntry is the App adapter over window.openai alone, put
+	// in AppAdapterEntry's place in a widget at bridge level "app" or
+	// "core" (code that uses neither the widgetd API nor window.openai).
+	AppAdapterLiteEntry = "src/appadapterlite.ts"
+	// CoreEntry is the handshake core, the whole bridge of a widget at
+	// level "core": ui/initialize, initialized, theming and size reports,
+	// with AppAdapterLiteEntry for window.openai-only hosts.
+	CoreEntry = "src/core.ts"
 	// Types is the declaration file for every module widget code imports
 	// ("widgetd", "widgetd/react" and each Submodule but the App adapter),
 	// written into widget projects so editors complete the API. It is the
@@ -51,6 +59,10 @@ const ReactModuleName = "widgetd/react"
 // bundler imports it, widgets need not).
 const AppAdapterModuleName = "widgetd/app-adapter"
 
+// CoreModuleName is the specifier of the handshake core (internal: the
+// bundler's generated entry imports it at bridge level "core").
+const CoreModuleName = "widgetd/handshake-core"
+
 // Submodule returns the path in Source of an optional, tree-shaken bridge
 // module that imports nothing outside the bridge ("widgetd/tools",
 // "widgetd/chatgpt", "widgetd/mcp"), and whether spec names one.
@@ -64,6 +76,8 @@ func Submodule(spec string) (string, bool) {
 		return MCPEntry, true
 	case AppAdapterModuleName:
 		return AppAdapterEntry, true
+	case CoreModuleName:
+		return CoreEntry, true
 	}
 	return "", false
 }

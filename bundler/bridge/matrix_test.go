@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -40,16 +41,18 @@ var matrixHosts = []matrixHost{
 	{name: "ChatGPT, window.openai + ui/*", page: "/mcp-host", openai: true, ui: true},
 }
 
-// matrixWidget is one widget of testdata/matrix and what it is written against.
-type matrixWidget struct{ name, against string }
+// matrixWidget is one widget of testdata/matrix, what it is written
+// against, and the bridge level "bridge": "auto" must give it.
+type matrixWidget struct{ name, against, bridge string }
 
 var matrixWidgets = []matrixWidget{
-	{"widgetd", "widgetd API"},
-	{"openai", "window.openai only"},
-	{"react", "window.openai, React useSyncExternalStore"},
-	{"app", "ext-apps App only"},
-	{"vendored", "a vendored App-like class only"},
-	{"static", "no API use"},
+	{"widgetd", "widgetd API", "full"},
+	{"openai", "window.openai only", "full"},
+	{"react", "window.openai, React useSyncExternalStore", "full"},
+	{"app", "ext-apps App only", "app"},
+	{"vendored", "a vendored App-like class only", "app"},
+	{"static", "no API use", "core"},
+	{"raw", "raw ui/* messages, no handshake of its own", "core"},
 }
 
 // observed is what one case saw; it becomes a row of the host table.
@@ -93,7 +96,7 @@ func TestHostMatrix(t *testing.T) {
 		}
 	})
 	var b strings.Builder
-	b.WriteString("| Widget written against | Host | Late input + result render | Theme change seen | Tool call goes over | State after reload | Host calls a view tool |\n")
+	b.WriteString("| Widget written against (bridge level) | Host | Late input + result render | Theme change seen | Tool call goes over | State after reload | Host calls a view tool |\n")
 	b.WriteString("|---|---|---|---|---|---|---|\n")
 	for _, w := range matrixWidgets {
 		for _, h := range matrixHosts {
@@ -102,7 +105,7 @@ func TestHostMatrix(t *testing.T) {
 			if in.row() != ex.row() {
 				t.Errorf("%s: inline observed %q, external %q", key, in.row(), ex.row())
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", w.against, h.name, in.row())
+			fmt.Fprintf(&b, "| %s (%s) | %s | %s |\n", w.against, w.bridge, h.name, in.row())
 		}
 	}
 	fmt.Fprintf(&b, "\n%d cases: %d widgets × %d hosts × inline and external.\n", 2*len(matrixWidgets)*len(matrixHosts), len(matrixWidgets), len(matrixHosts))
@@ -168,6 +171,9 @@ func matrixServer(t *testing.T) *httptest.Server {
 		for _, w := range out.Manifest.Widgets {
 			if w.Inline != (mode == "inline") {
 				t.Fatalf("%s build: widget %s inline=%v", mode, w.Name, w.Inline)
+			}
+			if i := slices.IndexFunc(matrixWidgets, func(m matrixWidget) bool { return m.name == w.Name }); i < 0 || w.Bridge != matrixWidgets[i].bridge {
+				t.Fatalf("%s build: widget %s got bridge %q (%s), want the level of matrixWidgets", mode, w.Name, w.Bridge, w.BridgeReason)
 			}
 			mux.Handle("GET /"+mode+"/w/"+w.Name, browsertest.WidgetHandler(out.Files[w.HTML], w.CSP))
 			mux.Handle("GET /"+mode+"/proxy/"+w.Name, hosts.SandboxProxy(w.CSP))
@@ -289,7 +295,7 @@ func runMatrixCase(t *testing.T, srv *httptest.Server, mode string, w matrixWidg
 
 	// State across a reload of the widget document.
 	o.State = "— (no state API)"
-	if w.name != "app" && w.name != "vendored" && w.name != "static" {
+	if w.name != "app" && w.name != "vendored" && w.name != "static" && w.name != "raw" {
 		p.Eval(ww+`.t.setState({n: 1})`, nil)
 		if !try(p, el("state")+`.includes('"n":1')`) {
 			o.State = "✗ not set"

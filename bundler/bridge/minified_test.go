@@ -22,8 +22,15 @@ var bridgeModules = map[string]string{
 	"chatgpt":     `import * as m from "widgetd/chatgpt"; (window as any).m = m;`,
 	"mcp":         `import * as m from "widgetd/mcp"; (window as any).m = m;`,
 	"react":       `import * as m from "widgetd/react"; (window as any).m = m;`,
-	"app-adapter": `import "widgetd/app-adapter";`,
+	"app-adapter": `import "widgetd/app-adapter";`, // "bridge": "full" (fullBridge)
+	// The lighter bridge levels, chosen by "bridge": "auto" (the default):
+	// the App adapter over window.openai, and the handshake core.
+	"level-app":  `import "widgetd/app-adapter";`,
+	"level-core": `document.title;`,
 }
+
+// fullBridge are the bridgeModules built with "bridge": "full".
+var fullBridge = map[string]bool{"app-adapter": true}
 
 // TestMinifiedBridge pins the bytes esbuild makes of the bridge sources: they
 // are part of every widget, so of every widget's content hash. A change to
@@ -31,8 +38,12 @@ var bridgeModules = map[string]string{
 // names by the sources' letter frequencies) fails here; when the change is
 // meant, run with -update and say in the commit that widget hashes change.
 func TestMinifiedBridge(t *testing.T) {
+	files := scriptWidgets(bridgeModules)
+	for name := range fullBridge {
+		files[name+"/widget.json"] = `{"entry": "main.ts", "bridge": "full"}` + "\n"
+	}
 	// External, so each module's script is a file of its own.
-	out, err := buildProject("", "https://cdn.example.com/", scriptWidgets(bridgeModules))
+	out, err := buildProject("", "https://cdn.example.com/", files)
 	if err != nil {
 		t.Fatal(err)
 	}

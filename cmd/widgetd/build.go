@@ -118,13 +118,16 @@ func printSummary(w io.Writer, res *bundler.Result) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, ws := range res.Widgets {
 		fmt.Fprintf(w, "\n%s  %s\n", ws.Name, ws.URI)
+		if ws.Bridge != "" {
+			fmt.Fprintf(w, "  bridge: %s (%s)\n", ws.Bridge, ws.BridgeReason)
+		}
 		for _, f := range ws.Files {
 			fmt.Fprintf(tw, "  %s/%s\t%s\t│ br %s\t│ gzip %s\t\n", out, f.Path, kb(f.Size), kbOrDash(f.Brotli), kbOrDash(f.Gzip))
 		}
 		tw.Flush()
 	}
 	if b := res.Bridge; b != nil {
-		fmt.Fprintf(w, "\nclient bridge (in every widget): %s │ br %s │ gzip %s\n", kb(int64(b.Raw)), kb(int64(b.Brotli)), kb(int64(b.Gzip)))
+		fmt.Fprintf(w, "\nclient bridge, full level: %s │ br %s │ gzip %s\n", kb(int64(b.Raw)), kb(int64(b.Brotli)), kb(int64(b.Gzip)))
 	}
 	if res.UpToDate {
 		fmt.Fprintf(w, "\n%d widget(s) up to date: no input changed since the build that wrote %s (checked in %s)\n",

@@ -23,8 +23,9 @@
 // - `== null`/`!= null` where null and undefined deliberately mean the same
 //   ("absent"); each such place says so.
 import { WidgetdError } from "./errors";
+import { contextFromOpenai, PROBE_WAIT, PROTOCOL_VERSION, themeDocument, toolResultFromOpenai } from "./shared";
 
-export { WidgetdError };
+export { PROBE_WAIT, WidgetdError };
 // The public types, declared once for widget authors and for this module in
 // widgetd.d.ts (module "widgetd").
 import type { CallToolResult, Config, ContentBlock, DisplayMode, Feature, Host } from "widgetd";
@@ -42,7 +43,6 @@ const doc = document;
 const openai = win.openai;
 /** The host's window: every ui/* message goes to it and only its messages count. */
 const hostWindow = win.parent;
-const PROTOCOL_VERSION = "2026-01-26";
 const framed = hostWindow !== win;
 const host: Host = openai ? "chatgpt" : framed ? "mcp-apps" : "standalone";
 /** Whether this is an MCP Apps host without window.openai: the polyfill's host. */
@@ -124,19 +124,7 @@ const unsupported = (feature: string) => bridgeError("unsupported", feature, "no
 let appliedVariables: string[] = [];
 /** Applies hostContext's theme, style variables and fonts to the document. */
 function applyTheme() {
-  if (!config.theming) return;
-  const rootStyle = doc.documentElement.style, theme = hostContext.theme, styles = hostContext.styles || {}, variables = styles.variables || {};
-  if (theme) { doc.documentElement.setAttribute("data-theme", theme); rootStyle.colorScheme = theme; }
-  // == null: a variable that is absent or null is removed.
-  appliedVariables.forEach((name) => variables[name] == null && rootStyle.removeProperty(name));
-  appliedVariables = Object.keys(variables).filter((name) => variables[name] != null);
-  appliedVariables.forEach((name) => rootStyle.setProperty(name, variables[name]));
-  const fonts = styles.css?.fonts;
-  if (fonts) {
-    let fontStyle = doc.getElementById("widgetd-fonts");
-    if (!fontStyle) { fontStyle = doc.createElement("style"); fontStyle.id = "widgetd-fonts"; doc.head.append(fontStyle); }
-    fontStyle.textContent = fonts;
-  }
+  if (config.theming) appliedVariables = themeDocument(hostContext, appliedVariables);
 }
 
 let resizeObserver: ResizeObserver | undefined;
@@ -268,12 +256,6 @@ function initSession(initResult: JSONObject) {
   resolveSession(undefined);
   emit("hostContext", hostContext);
 }
-/**
- * How long a host with window.openai gets to answer ui/initialize before the
- * widget goes on over window.openai alone, in ms. A host that speaks ui/*
- * answers within milliseconds; a later answer still opens the session.
- */
-export const PROBE_WAIT = 200;
 /** Starts our own handshake unless a session exists or is being made. */
 function startHandshake() {
   if (sessionIsUp || handshakeSent) return;
@@ -354,25 +336,6 @@ if (framed) {
 }
 
 // ---- ChatGPT (window.openai) -------------------------------------------------
-/** Maps window.openai globals onto hostContext names. */
-function contextFromOpenai(globals: JSONObject) {
-  const device = globals.userAgent?.device?.type;
-  return {
-    theme: globals.theme, displayMode: globals.displayMode, locale: globals.locale,
-    containerDimensions: globals.maxHeight ? { maxHeight: globals.maxHeight } : undefined,
-    safeAreaInsets: globals.safeArea?.insets,
-    deviceCapabilities: globals.userAgent?.capabilities,
-    platform: device == "mobile" || device == "tablet" ? "mobile" : device == "desktop" ? "desktop" : "web",
-    view: globals.view,
-  };
-}
-/** The CallToolResult that window.openai globals describe (undefined before one arrived). */
-function toolResultFromOpenai(globals: JSONObject) {
-  const meta = globals.toolResponseMetadata;
-  // == null: ChatGPT sets absent globals to null or leaves them undefined.
-  return globals.toolOutput == null && meta == null ? undefined
-    : meta?.mcp_tool_result || meta?.call_tool_result || { content: [], structuredContent: globals.toolOutput ?? undefined, _meta: meta ?? undefined };
-}
 /** Merges window.openai globals into the context (ui/* context keys win once a session exists). */
 function mergeOpenaiGlobals(globals: JSONObject) {
   const update: JSONObject = contextFromOpenai(globals);

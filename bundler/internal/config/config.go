@@ -75,6 +75,9 @@ type WidgetFile struct {
 	// export) of an npm package or a path relative to the widget folder,
 	// or {"use": …, "props": {…}}. See provider.go.
 	Provider ProviderList `json:"provider,omitempty"`
+	// Bridge is "auto" (the least bridge the code uses) or "full"; empty
+	// takes widgetd.json's (bundler's bridgelevel.go).
+	Bridge string `json:"bridge,omitempty"`
 }
 
 // Permissions is the "permissions" object of widget.json.
@@ -89,10 +92,10 @@ type Permissions struct {
 }
 
 var (
-	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider"}
+	widgetKeys     = []string{"$schema", "name", "title", "description", "entry", "csp", "permissions", "prefersBorder", "domain", "profiles", "inline", "widgetDescription", "root", "styles", "provider", "bridge"}
 	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains", "redirectDomains", "wasmUnsafeEval"}
 	permissionKeys = []string{"camera", "microphone", "geolocation", "clipboardWrite", "tools"}
-	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles"}
+	projectKeys    = []string{"$schema", "widgetsDir", "outDir", "publicUrl", "targets", "retain", "allowOutside", "maxSourceSize", "htmlBudget", "precompressHtml", "styles", "bridge", "legalComments"}
 	nameRE         = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 )
 
@@ -127,6 +130,12 @@ type Project struct {
 	// Styles are stylesheets every widget gets, relative to the project
 	// root, bundled before each widget's own "styles" (stylesheets.go).
 	Styles []string `json:"styles,omitempty"`
+	// Bridge is every widget's "bridge" unless its widget.json sets one:
+	// "auto" (default) or "full" (bundler's bridgelevel.go).
+	Bridge string `json:"bridge,omitempty"`
+	// LegalComments is "file" (default: licence comments in a file of their
+	// own in dist/) or "inline" (bundler's legal.go).
+	LegalComments string `json:"legalComments,omitempty"`
 	// StyleRefs are Styles resolved, with their places in widgetd.json.
 	StyleRefs []StyleRef `json:"-"`
 }
@@ -167,6 +176,12 @@ func LoadProject(dir string, checkTargets func([]string) error) (Project, error)
 	}
 	if err := checkTargets(pc.Targets); err != nil {
 		return pc, doc.ErrPath("targets", "%v", err)
+	}
+	if err := checkBridgeMode(doc, pc.Bridge); err != nil {
+		return pc, err
+	}
+	if err := checkLegalComments(doc, pc.LegalComments); err != nil {
+		return pc, err
 	}
 	if pc.StyleRefs, err = ResolveStyleList(doc, dir, pc.Styles); err != nil {
 		return pc, err
@@ -219,6 +234,7 @@ func LoadWidget(dir, display string, publicURL string) (*Widget, error) {
 		w.checkDomain,
 		w.resolvePolicy,
 		w.resolveStyles,
+		func(doc *strictjson.Doc) error { return checkBridgeMode(doc, w.Config.Bridge) },
 	}
 	for _, step := range steps {
 		if err := step(doc); err != nil {
