@@ -19,6 +19,7 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -50,18 +51,11 @@ func copyTree(t testing.TB, src string) string {
 	return dst
 }
 
-// writeFiles writes name→content files below root.
+// writeFiles writes name→content files below root (internal/testfiles;
+// the name stays for the many callers in this package).
 func writeFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 }
 
 // treeHash hashes every file name and content below dir (missing dir → "").
