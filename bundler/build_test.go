@@ -19,6 +19,9 @@ import (
 
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/copytree"
+	"github.com/widgetd/widgetd/internal/golden"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -27,41 +30,17 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func copyTree(t testing.TB, src string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			if d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
+	if err := copytree.Copy(src, dst, copytree.Options{Skip: copytree.SkipNamed("node_modules")}); err != nil {
 		t.Fatal(err)
 	}
 	return dst
 }
 
-// writeFiles writes name→content files below root.
+// writeFiles writes name→content files below root (internal/testfiles;
+// the name stays for the many callers in this package).
 func writeFiles(t testing.TB, root string, files map[string]string) {
 	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 }
 
 // treeHash hashes every file name and content below dir (missing dir → "").
@@ -129,26 +108,11 @@ func mustBuild(t testing.TB, opts Options) *Result {
 	return res
 }
 
-// golden compares got with testdata/golden/name, rewriting it under -update.
-func golden(t *testing.T, name string, got []byte) {
+// checkGolden compares got with testdata/golden/name, rewriting it under
+// -update (internal/golden).
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	p := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatalf("%v (run go test ./bundler -run %s -update to create it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from golden file (run with -update if the change is intended)\n--- got ---\n%s\n--- want ---\n%s", name, got, want)
-	}
+	golden.Check(t, filepath.Join("testdata", "golden", name), got, *update)
 }
 
 var (
@@ -198,14 +162,14 @@ func TestShells(t *testing.T) {
 				}
 				normal := moduleScriptRE.ReplaceAll(doc, []byte("${1}/* bundle */${3}"))
 				normal = esbuildHashRE.ReplaceAll(normal, []byte("-HASH."))
-				golden(t, tc.name+"-"+w.Name+".html", normal)
+				checkGolden(t, tc.name+"-"+w.Name+".html", normal)
 
 				meta, err := json.MarshalIndent(map[string]any{"csp": w.CSP, "profiles": w.Profiles, "inline": w.Inline, "files": len(w.Files)}, "", "  ")
 				if err != nil {
 					t.Fatal(err)
 				}
 				meta = regexp.MustCompile(`\.[0-9a-f]{16}\.`).ReplaceAll(meta, []byte(".HASH."))
-				golden(t, tc.name+"-"+w.Name+".meta.json", append(meta, '\n'))
+				checkGolden(t, tc.name+"-"+w.Name+".meta.json", append(meta, '\n'))
 			}
 		})
 	}

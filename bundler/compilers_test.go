@@ -247,14 +247,7 @@ func TestPlainProjectNeverStartsNode(t *testing.T) {
 		"widgets/a/a.css":            ".x { color: red; }\n",
 		"widgets/a/jsx-runtime.d.ts": "",
 	})
-	if err := os.MkdirAll(filepath.Join(root, "node_modules", "react"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, content := range map[string]string{"package.json": `{"name": "react", "exports": {"./jsx-runtime": "./jsx-runtime.js"}}`, "jsx-runtime.js": "export const jsx = () => null, jsxs = jsx, Fragment = 0;\n"} {
-		if err := os.WriteFile(filepath.Join(root, "node_modules", "react", name), []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, filepath.Join(root, "node_modules", "react"), map[string]string{"package.json": `{"name": "react", "exports": {"./jsx-runtime": "./jsx-runtime.js"}}`, "jsx-runtime.js": "export const jsx = () => null, jsxs = jsx, Fragment = 0;\n"})
 	t.Setenv("PATH", t.TempDir())
 	b, _, err := assembleProject(t, testOptions(root))
 	if err != nil {

@@ -18,14 +18,7 @@ import (
 func TestLockLeavesNothing(t *testing.T) {
 	root := t.TempDir()
 	w := filepath.Join(root, "widgets", "w")
-	if err := os.MkdirAll(w, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range map[string]string{"index.ts": `document.body.append("w");`, "widget.json": `{}`} {
-		if err := os.WriteFile(filepath.Join(w, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, w, map[string]string{"index.ts": `document.body.append("w");`, "widget.json": `{}`})
 	if _, err := Build(context.Background(), Options{Root: root, NoCache: true}); err != nil {
 		t.Fatal(err)
 	}

@@ -24,17 +24,7 @@ func FuzzParseHTMLEntry(f *testing.F) {
 	}
 	dir := f.TempDir()
 	widgetDir := filepath.Join(dir, "widgets", "w")
-	if err := os.MkdirAll(widgetDir, 0o755); err != nil {
-		f.Fatal(err)
-	}
-	for _, name := range []string{"a.ts", "m.ts"} {
-		if err := os.WriteFile(filepath.Join(widgetDir, name), nil, 0o644); err != nil {
-			f.Fatal(err)
-		}
-	}
-	if err := os.WriteFile(filepath.Join(dir, "widgets", "shared.css"), nil, 0o644); err != nil {
-		f.Fatal(err)
-	}
+	writeFiles(f, dir, map[string]string{"widgets/w/a.ts": "", "widgets/w/m.ts": "", "widgets/shared.css": ""})
 	file := filepath.Join(widgetDir, "index.html")
 	c, err := contain.New(dir, filepath.Join(dir, "widgets"), nil, 0, displaypath.WorkingDir())
 	if err != nil {

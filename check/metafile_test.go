@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // The metafile's input paths are relative to the project root (here the
@@ -37,12 +39,7 @@ func TestEvalModules(t *testing.T) {
 func TestReadInputContainment(t *testing.T) {
 	root := t.TempDir()
 	for _, name := range []string{"..foo", "a"} {
-		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(root, name, "x.js"), []byte(name), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(root, name, "x.js"), name)
 	}
 	for _, tc := range []struct {
 		in     string

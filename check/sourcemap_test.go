@@ -2,12 +2,12 @@ package check
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/widgetd/widgetd/assets/audit"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // tsxWidget fetches from an undeclared origin (line 4; the URL is folded
@@ -28,14 +28,7 @@ func TestFindingsAtTSXLines(t *testing.T) {
 		t.Run("public="+publicURL, func(t *testing.T) {
 			root := t.TempDir()
 			dir := filepath.Join(root, "widgets", "w")
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			for name, data := range map[string]string{"widget.json": `{"domain": "https://w.example.com"}`, "index.tsx": tsxWidget} {
-				if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testfiles.Write(t, dir, map[string]string{"widget.json": `{"domain": "https://w.example.com"}`, "index.tsx": tsxWidget})
 			rep, err := Run(context.Background(), assemble(t, root, publicURL), Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/copytree"
 )
 
 // variantOf is the file that makes a testdata/rules case a variant of
@@ -35,22 +37,8 @@ func caseRoot(t *testing.T, name string) (root string, rename func(string) strin
 	if err := os.CopyFS(root, os.DirFS(baseRoot)); err != nil {
 		t.Fatalf("%s: copy the case it is a variant of: %v", name, err)
 	}
-	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || d.Name() == variantOf {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(root, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	skipVariantOf := func(_, _ string, d fs.DirEntry) (bool, error) { return d.Name() == variantOf, nil }
+	if err := copytree.Copy(dir, root, copytree.Options{Place: skipVariantOf}); err != nil {
 		t.Fatalf("%s: write the variant's files: %v", name, err)
 	}
 	return root, func(s string) string { return strings.ReplaceAll(s, root, dir) }

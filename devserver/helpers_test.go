@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/widgetd/widgetd/fixture"
 	"github.com/widgetd/widgetd/internal/browsertest"
+	"github.com/widgetd/widgetd/internal/copytree"
 	"github.com/widgetd/widgetd/internal/syncbuf"
 )
 
@@ -44,27 +44,9 @@ func copyWidgets(t testing.TB) (root, widgets string) {
 	}
 	root = t.TempDir()
 	widgets = filepath.Join(root, "widgets")
-	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		// The copies render the legacy preview.json samples below; the
-		// examples' own fixtures are widgetd test's (widgettest).
-		if d.IsDir() && (d.Name() == "node_modules" || d.Name() == fixture.Dir) {
-			return filepath.SkipDir
-		}
-		dst := filepath.Join(widgets, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
+	// The copies render the legacy preview.json samples below; the
+	// examples' own fixtures are widgetd test's (widgettest).
+	if err := copytree.Copy(src, widgets, copytree.Options{Skip: copytree.SkipNamed("node_modules", fixture.Dir)}); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Symlink(filepath.Join(src, "node_modules"), filepath.Join(widgets, "node_modules")); err != nil {

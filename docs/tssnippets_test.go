@@ -13,6 +13,7 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/bundler/bridge"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/testfiles"
 	"github.com/widgetd/widgetd/typecheck"
 )
 
@@ -84,13 +85,7 @@ func snippetProject(t *testing.T, snippets []tsSnippet) string {
 		files[fmt.Sprintf("s%d/index.%s", i, s.ext)] = []byte(s.code)
 	}
 	for name, data := range files {
-		p := filepath.Join(widgets, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(widgets, filepath.FromSlash(name)), string(data))
 	}
 	if err := os.Symlink(filepath.Join(examples, "node_modules"), filepath.Join(widgets, "node_modules")); err != nil {
 		t.Fatal(err)

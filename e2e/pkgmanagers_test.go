@@ -2,7 +2,6 @@ package e2e_test
 
 import (
 	"context"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/widgetd/widgetd/bundler"
 	"github.com/widgetd/widgetd/internal/browsertest"
 	"github.com/widgetd/widgetd/internal/ci"
+	"github.com/widgetd/widgetd/internal/copytree"
 )
 
 // pinnedPackageManagers is what .ci/run installs: npm i -g pnpm@… yarn@….
@@ -99,28 +99,7 @@ func requirePackageManager(t *testing.T, pm string) string {
 // node_modules a local install left there.
 func copyFixture(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		switch {
-		case d.IsDir() && d.Name() == "node_modules":
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+	if err := copytree.Copy(src, dst, copytree.Options{Skip: copytree.SkipNamed("node_modules")}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/widgetd/widgetd/bundler/bridge"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // usageTS uses the generated corpus types the way a widget does; every
@@ -79,13 +80,7 @@ func TestGeneratedTypesCompile(t *testing.T) {
 		t.Fatalf("only %d files to compile", len(files))
 	}
 	for name, data := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(dir, name), string(data))
 	}
 	cmd := exec.Command("node", tsc, "--noEmit", "--pretty", "false", "-p", dir)
 	if out, err := cmd.CombinedOutput(); err != nil {

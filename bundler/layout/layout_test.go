@@ -1,9 +1,9 @@
 package layout
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestEntryFile pins how a widget's entry is found: widget.json "entry"
@@ -24,15 +24,7 @@ func TestEntryFile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			for name, body := range tc.files {
-				p := filepath.Join(dir, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testfiles.Write(t, dir, tc.files)
 			if got := EntryFile(dir); got != tc.want {
 				t.Errorf("EntryFile = %q, want %q", got, tc.want)
 			}

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/copytree"
 )
 
 // TestDeterministicAcrossCheckouts builds the same projects copied to two
@@ -62,39 +64,27 @@ func copyProject(t *testing.T, src, dst string, widgetsOnly bool) {
 			t.Fatalf("%s has no node_modules: run `npm ci` there: %v", src, err)
 		}
 	}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		inNodeModules := strings.Contains(filepath.ToSlash(rel), "node_modules/")
-		switch {
-		case d.IsDir() && !inNodeModules && (d.Name() == "dist" || d.Name() == ".widgetd"):
-			return filepath.SkipDir
-		case d.IsDir():
-			return os.MkdirAll(target, 0o755)
-		case d.Type()&fs.ModeSymlink != 0:
+	inNodeModules := func(rel string) bool { return strings.Contains(filepath.ToSlash(rel), "node_modules/") }
+	skip := func(rel string, d fs.DirEntry) bool {
+		return !inNodeModules(rel) && (d.Name() == "dist" || d.Name() == ".widgetd")
+	}
+	place := func(p, target string, d fs.DirEntry) (bool, error) {
+		if d.Type()&fs.ModeSymlink != 0 {
 			link, err := os.Readlink(p)
 			if err != nil {
-				return err
+				return false, err
 			}
 			// A relative link out of src (widgets/widgetd.d.ts names the
 			// bridge's) would dangle in the copy: copy what it names.
 			if out, _ := filepath.Rel(src, filepath.Join(filepath.Dir(p), link)); filepath.IsAbs(link) || !strings.HasPrefix(out, "..") {
-				return os.Symlink(link, target)
+				return true, os.Symlink(link, target)
 			}
 		}
-		if inNodeModules && os.Link(p, target) == nil {
-			return nil // read only: the build never writes a package
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
+		rel, _ := filepath.Rel(src, p)
+		// Read only: the build never writes a package.
+		return inNodeModules(rel) && os.Link(p, target) == nil, nil
+	}
+	if err := copytree.Copy(src, dst, copytree.Options{Skip: skip, Place: place}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/widgetd/widgetd/internal/copytree"
 )
 
 // Unknown stands in a report for a value this machine did not give.
@@ -130,22 +131,5 @@ func WorkDir(name string, keep bool) (dir string, remove func(), err error) {
 // CopyWidgets copies the folder src to dst without any node_modules folder
 // (a benchmark edits the copy; packages resolve from elsewhere).
 func CopyWidgets(src, dst string) error {
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		out := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == "node_modules" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(out, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(out, data, 0o644)
-	})
+	return copytree.Copy(src, dst, copytree.Options{Skip: copytree.SkipNamed("node_modules")})
 }

@@ -10,19 +10,14 @@ import (
 
 	"github.com/widgetd/widgetd/bundler/layout"
 	"github.com/widgetd/widgetd/diag"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // writeFiles creates empty files (slash paths) below dir.
 func writeFiles(t testing.TB, dir string, names ...string) {
 	t.Helper()
 	for _, name := range names {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		testfiles.WriteFile(t, filepath.Join(dir, filepath.FromSlash(name)), "")
 	}
 }
 

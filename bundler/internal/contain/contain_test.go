@@ -11,6 +11,7 @@ import (
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
 	"github.com/widgetd/widgetd/internal/regularfile"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // tree is a temporary folder top holding a workspace (top/ws, marked by
@@ -40,15 +41,7 @@ func newTree(t *testing.T) tree {
 // write writes files (slash paths below top).
 func (tr tree) write(t *testing.T, files map[string]string) {
 	t.Helper()
-	for name, data := range files {
-		p := tr.path(name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, tr.top, files)
 }
 
 func (tr tree) path(name string) string { return filepath.Join(tr.top, filepath.FromSlash(name)) }

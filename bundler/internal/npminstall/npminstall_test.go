@@ -1,25 +1,18 @@
 package npminstall
 
 import (
-	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // project writes files (slash path → content) under a new folder.
 func project(t *testing.T, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfiles.Write(t, root, files)
 	return root
 }
 

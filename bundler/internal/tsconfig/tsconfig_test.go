@@ -6,21 +6,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
-)
 
-// writeTree writes files (slash paths relative to root) with their contents.
-func writeTree(t *testing.T, root string, files map[string]string) {
-	t.Helper()
-	for name, data := range files {
-		p := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+	"github.com/widgetd/widgetd/internal/testfiles"
+)
 
 func TestStripJSONC(t *testing.T) {
 	for in, want := range map[string]string{
@@ -74,7 +62,7 @@ func TestNearestJSX(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeTree(t, root, tc.files)
+			testfiles.Write(t, root, tc.files)
 			if got := NearestJSX(filepath.Join(root, tc.dir), os.ReadFile); got != tc.want {
 				t.Errorf("NearestJSX = %+v, want %+v", got, tc.want)
 			}
@@ -87,7 +75,7 @@ func TestNearestJSX(t *testing.T) {
 // read but through read.
 func TestNearestReadsOnlyThroughRead(t *testing.T) {
 	root := t.TempDir()
-	writeTree(t, root, map[string]string{"tsconfig.json": `{"compilerOptions": {"jsxImportSource": "solid-js"}}`})
+	testfiles.Write(t, root, map[string]string{"tsconfig.json": `{"compilerOptions": {"jsxImportSource": "solid-js"}}`})
 	var asked []string
 	refuse := func(p string) ([]byte, error) {
 		asked = append(asked, p)

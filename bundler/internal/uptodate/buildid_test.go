@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // TestIdentify: a clean VCS checkout is its revision, a module from a proxy
@@ -18,8 +20,8 @@ import (
 func TestIdentify(t *testing.T) {
 	dir := t.TempDir()
 	exeA, exeB := filepath.Join(dir, "a"), filepath.Join(dir, "b")
-	write(t, exeA, "widgetd one")
-	write(t, exeB, "widgetd two")
+	testfiles.WriteFile(t, exeA, "widgetd one")
+	testfiles.WriteFile(t, exeB, "widgetd two")
 	vcs := func(revision, modified string) *debug.BuildInfo {
 		return &debug.BuildInfo{Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: revision}, {Key: "vcs.modified", Value: modified}}}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/widgetd/widgetd/assets"
 	"github.com/widgetd/widgetd/diag"
 	"github.com/widgetd/widgetd/internal/displaypath"
+	"github.com/widgetd/widgetd/internal/testfiles"
 )
 
 // size stands for the bundler's measured bridge size.
@@ -30,31 +31,21 @@ func newRecorded(t *testing.T) recorded {
 	r := recorded{src: t.TempDir(), out: t.TempDir()}
 	r.input = filepath.Join(r.src, "main.ts")
 	r.record = Path(t.TempDir(), r.out)
-	write(t, r.input, "console.log(1)")
-	write(t, filepath.Join(r.out, "w.html"), "<p>w</p>")
-	write(t, filepath.Join(r.out, "w.html.br"), "br")
+	testfiles.WriteFile(t, r.input, "console.log(1)")
+	testfiles.WriteFile(t, filepath.Join(r.out, "w.html"), "<p>w</p>")
+	testfiles.WriteFile(t, filepath.Join(r.out, "w.html.br"), "br")
 	m := assets.Manifest{Files: []assets.File{{Path: "w.html", Encodings: []assets.Encoding{{Name: "br", Path: "w.html.br"}}}}}
 	data, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	write(t, filepath.Join(r.out, assets.ManifestFile), string(data))
+	testfiles.WriteFile(t, filepath.Join(r.out, assets.ManifestFile), string(data))
 	rec := Record[*size]{Key: testKey, Inputs: map[string]string{r.input: Sum([]byte("console.log(1)"))},
 		Dirs: map[string]int64{r.src: 0}, Bridge: &size{Gzip: 7}, Warnings: []diag.Diagnostic{{File: "w", Message: "m", Warning: true}}}
 	if err := Save(r.record, r.out, &rec, displaypath.WorkingDir()); err != nil {
 		t.Fatal(err)
 	}
 	return r
-}
-
-func write(t *testing.T, p, content string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 func keyOf(k string) func() (string, error) { return func() (string, error) { return k, nil } }
@@ -75,14 +66,16 @@ func TestCheck(t *testing.T) {
 		key    string
 	}{
 		{"key differs", func(*testing.T, recorded) {}, "key-2"},
-		{"input edited", func(t *testing.T, r recorded) { write(t, r.input, "console.log(2)") }, testKey},
+		{"input edited", func(t *testing.T, r recorded) { testfiles.WriteFile(t, r.input, "console.log(2)") }, testKey},
 		{"input removed", func(t *testing.T, r recorded) { os.Remove(r.input) }, testKey},
 		{"input replaced by a FIFO", func(t *testing.T, r recorded) { replaceWithFIFO(t, r.input) }, testKey},
 		{"file added beside the input", func(t *testing.T, r recorded) {
-			write(t, filepath.Join(r.src, "new.ts"), "")
+			testfiles.WriteFile(t, filepath.Join(r.src, "new.ts"), "")
 			touchDir(t, r.src)
 		}, testKey},
-		{"manifest edited", func(t *testing.T, r recorded) { write(t, filepath.Join(r.out, assets.ManifestFile), `{"files": []}`) }, testKey},
+		{"manifest edited", func(t *testing.T, r recorded) {
+			testfiles.WriteFile(t, filepath.Join(r.out, assets.ManifestFile), `{"files": []}`)
+		}, testKey},
 		{"dist file removed", func(t *testing.T, r recorded) { os.Remove(filepath.Join(r.out, "w.html")) }, testKey},
 		{"encoding removed", func(t *testing.T, r recorded) { os.Remove(filepath.Join(r.out, "w.html.br")) }, testKey},
 		{"dist file a folder", func(t *testing.T, r recorded) {
@@ -91,7 +84,7 @@ func TestCheck(t *testing.T) {
 		}, testKey},
 		{"written by another widgetd", func(t *testing.T, r recorded) { editRecord(t, r.record, "build", "exe:other") }, testKey},
 		{"record without inputs", func(t *testing.T, r recorded) { editRecord(t, r.record, "inputs", map[string]string{}) }, testKey},
-		{"record damaged", func(t *testing.T, r recorded) { write(t, r.record, `{"key": `) }, testKey},
+		{"record damaged", func(t *testing.T, r recorded) { testfiles.WriteFile(t, r.record, `{"key": `) }, testKey},
 		{"record removed", func(t *testing.T, r recorded) { Discard(r.record) }, testKey},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,7 +122,7 @@ func editRecord(t *testing.T, p, field string, value any) {
 	if data, err = json.Marshal(raw); err != nil {
 		t.Fatal(err)
 	}
-	write(t, p, string(data))
+	testfiles.WriteFile(t, p, string(data))
 }
 
 // TestCheckRunsKeyOnlyWithARecord: computing the key reads every widget's
@@ -157,9 +150,9 @@ func TestSaveFailures(t *testing.T) {
 	if err := Save(Path(t.TempDir(), out), out, rec, display); err == nil || !strings.Contains(err.Error(), "read back") || !strings.Contains(err.Error(), assets.ManifestFile) {
 		t.Errorf("no manifest: err = %v", err)
 	}
-	write(t, filepath.Join(out, assets.ManifestFile), `{}`)
+	testfiles.WriteFile(t, filepath.Join(out, assets.ManifestFile), `{}`)
 	blocked := filepath.Join(t.TempDir(), "cache")
-	write(t, blocked, "a file where the cache folder should be")
+	testfiles.WriteFile(t, blocked, "a file where the cache folder should be")
 	if err := Save(Path(blocked, out), out, rec, display); err == nil || !strings.Contains(err.Error(), "create the record's folder") {
 		t.Errorf("cache folder a file: err = %v", err)
 	}
