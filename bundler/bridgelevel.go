@@ -2,6 +2,7 @@ package bundler
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"maps"
 	"path"
@@ -56,8 +57,9 @@ func (b *Builder) bridgeMode(w *widget) string {
 	return config.BridgeAuto
 }
 
-// chooseBridge decides the level of one widget from the first bundle (every
-// widget built with the full bridge): full when its mode says so, when it
+// chooseBridge decides the level of one widget from the first bundle (its
+// widgets bundled at any level: the bridge, the generated entry and the App
+// adapter do not count): full when its mode says so, when it
 // is a component entry (the generated mount uses the widgetd API), when a
 // module of its own or a package imports the widgetd API, when a module
 // that puts bytes in its output mentions openai (window.openai, its events,
@@ -88,7 +90,7 @@ func (b *Builder) chooseBridge(w *widget, res *bundleResult) bridgeChoice {
 			continue
 		}
 		for _, imp := range res.meta.Inputs[in].Imports {
-			if imp.Path == bridgeNamespace+":"+bridge.AppAdapterEntry {
+			if isAppAdapter(imp.Path) {
 				adapted[in] = true
 			} else if strings.HasPrefix(imp.Path, bridgeNamespace+":") {
 				return full("%s imports the widgetd API", b.inputName(in))
@@ -215,40 +217,87 @@ func (b *Builder) inputName(in string) string {
 	return in
 }
 
-// applyBridgeLevels decides every widget's bridge level from res (built
-// with the full bridge) and rebuilds the widgets that need less in one more
-// esbuild run, whose outputs replace theirs in res. `widgetd dev` keeps the
-// full bridge in every widget (its preview and React Refresh are built
-// around it) and only records the level a build would give.
-func (b *Builder) applyBridgeLevels(res *bundleResult) (*bundleResult, []diag.Diagnostic, error) {
+// applyBridgeLevels decides every widget's bridge level from res, whose
+// widgets were bundled at the levels in bundledAt (missing: full), and
+// bundles again, in at most one esbuild run per kind (full, lighter), the
+// widgets whose level differs from the one they were bundled at; their
+// outputs replace theirs in res. The decision does not depend on the level
+// a widget was bundled at (chooseBridge skips the bridge, the generated
+// entry and either App adapter). `widgetd dev` keeps the full bridge in
+// every widget (its preview and React Refresh are built around it) and
+// only records the level a build would give.
+func (b *Builder) applyBridgeLevels(res *bundleResult, bundledAt map[string]bridgeLevel) (*bundleResult, []diag.Diagnostic, error) {
 	choices := map[string]bridgeChoice{}
 	levels := map[string]bridgeLevel{}
-	var lite []*widget
+	var lite, full []*widget
 	for _, w := range b.widgets {
+		name := w.Config.Name
 		c := b.chooseBridge(w, res)
-		choices[w.Config.Name] = c
-		if c.level != bridgeFull && b.devOrigin == "" {
-			levels[w.Config.Name] = c.level
+		choices[name] = c
+		if b.devOrigin != "" {
+			continue
+		}
+		was := cmp.Or(bundledAt[name], bridgeFull)
+		switch {
+		case c.level != bridgeFull && c.level != was:
+			levels[name] = c.level
 			lite = append(lite, w)
+		case c.level == bridgeFull && (was != bridgeFull || res.carriesLiteAdapter(name)):
+			full = append(full, w)
 		}
 	}
-	if len(lite) == 0 {
-		return res.withBridges(choices), nil, nil
+	var diags []diag.Diagnostic
+	for _, again := range []struct {
+		widgets []*widget
+		levels  map[string]bridgeLevel
+	}{{full, nil}, {lite, levels}} {
+		if len(again.widgets) == 0 {
+			continue
+		}
+		var err error
+		var d []diag.Diagnostic
+		res, d, err = b.bundleAgain(res, again.widgets, again.levels)
+		diags = append(diags, d...)
+		if err != nil {
+			return nil, diags, err
+		}
 	}
+	return res.withBridges(choices), diags, nil
+}
+
+// bundleAgain bundles widgets once more at levels (nil: full) in one
+// esbuild run and returns res with their outputs replaced.
+func (b *Builder) bundleAgain(res *bundleResult, widgets []*widget, levels map[string]bridgeLevel) (*bundleResult, []diag.Diagnostic, error) {
 	opts := b.esbuildOptionsFor(levels)
 	opts.EntryPointsAdvanced = nil
-	for _, w := range lite {
+	for _, w := range widgets {
 		opts.EntryPointsAdvanced = append(opts.EntryPointsAdvanced, api.EntryPoint{InputPath: entryNamespace + ":" + w.Config.Name, OutputPath: w.Config.Name})
 	}
-	one, diags, err := b.collectFor(api.Build(opts), lite)
+	b.esbuildRuns++
+	one, diags, err := b.collectFor(api.Build(opts), widgets)
 	if err != nil {
 		return nil, diags, err
 	}
-	out, err := res.replaceWidgets(one, lite)
+	out, err := res.replaceWidgets(one, widgets)
 	if err != nil {
 		return nil, diags, err
 	}
-	return out.withBridges(choices), diags, nil
+	return out, diags, nil
+}
+
+// isAppAdapter says whether a metafile import path is an App adapter, the
+// full one or the one over window.openai alone: which one depends on the
+// level a widget was bundled at, not on its code.
+func isAppAdapter(importPath string) bool {
+	return importPath == bridgeNamespace+":"+bridge.AppAdapterEntry || importPath == bridgeNamespace+":"+bridge.AppAdapterLiteEntry
+}
+
+// carriesLiteAdapter says whether a widget's bundle holds the App adapter
+// over window.openai alone: a widget at full bundled in the same esbuild
+// run as lighter widgets gets it (the adapter import resolves per run, not
+// per widget), and must be bundled again with the full one.
+func (r *bundleResult) carriesLiteAdapter(name string) bool {
+	return slices.Contains(r.widgetInputs(name), bridgeNamespace+":"+bridge.AppAdapterLiteEntry)
 }
 
 // withBridges returns a copy of r that records the bridge choices.

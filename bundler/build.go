@@ -156,6 +156,10 @@ type Builder struct {
 	state    *bundleState
 	single   map[string]*singleContext
 	rebuilds int64
+	// esbuildRuns counts the esbuild runs over widgets of the last
+	// assemble (the first bundle and each bundle again at another bridge
+	// level), for tests.
+	esbuildRuns int
 	// bundles counts bundles; a one-shot Build does not stamp its inputs
 	// for a next bundle that never comes (Assemble, for `widgetd dev`, and
 	// a second Build do).

@@ -45,11 +45,13 @@ func (b *Builder) assemble(ctx context.Context) (*assembled, error) {
 	b.nodeLastBuild = b.compilers.usedNode()
 	b.compilers.startBuild(ctx)
 	watch := startWatch()
-	bundle, warnings, err := b.bundle()
+	b.esbuildRuns = 0
+	bundledAt := b.previousLevels()
+	bundle, warnings, err := b.bundleAt(bundledAt)
 	if err != nil {
 		return nil, err
 	}
-	bundle, levelDiags, err := b.applyBridgeLevels(bundle)
+	bundle, levelDiags, err := b.applyBridgeLevels(bundle, bundledAt)
 	warnings = append(warnings, levelDiags...)
 	if err != nil {
 		return nil, err
