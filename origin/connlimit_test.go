@@ -71,8 +71,10 @@ func TestServeMaxConns(t *testing.T) {
 	}
 }
 
-// watchedConn reports when a read on it fails: the server closed it (or the
-// client did).
+// watchedConn reports when the connection ends: a read on it fails (the
+// server closed it) or the client closes it. The second matters over HTTP/2:
+// a connection evicted with a GOAWAY may be closed by Go's client as soon as
+// it reads the frame, before the server's close makes a read fail.
 type watchedConn struct {
 	net.Conn
 	gone chan struct{}
@@ -87,7 +89,12 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// closed reports whether a read on c has failed.
+func (c *watchedConn) Close() error {
+	c.once.Do(func() { close(c.gone) })
+	return c.Conn.Close()
+}
+
+// closed reports whether c has ended (a failed read or the client's close).
 func (c *watchedConn) closed() bool {
 	select {
 	case <-c.gone:
