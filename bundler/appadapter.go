@@ -82,7 +82,7 @@ func (b *Builder) appAdapterPlugin() api.Plugin {
 				return api.OnLoadResult{}, fmt.Errorf("read %s: %w", a.Path, err)
 			}
 			src, rewritten := ns.Rewrite(pb, a.Path, string(data))
-			if out, ok := jstransform.PureClasses(src, jstransform.LoaderFor(a.Path)); ok {
+			if out, ok := b.rewrites.rewrite(a.Path, src); ok {
 				src, rewritten = out, true
 			}
 			adapt := postsUIInitialize(src)

@@ -155,6 +155,9 @@ type Builder struct {
 	// single holds per-widget esbuild contexts (incremental.go).
 	state    *bundleState
 	single   map[string]*singleContext
+	// rewrites remembers the text-only rewrites of script modules
+	// (modulerewrite.go).
+	rewrites moduleRewrites
 	rebuilds int64
 	// esbuildRuns counts the esbuild runs over widgets of the last
 	// assemble (the first bundle and each bundle again at another bridge

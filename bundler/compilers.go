@@ -144,7 +144,7 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			return c.component("svelte", a.Path), nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `\.[jt]sx$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+			if a.Namespace != "file" || inPackage(a.Path) {
 				return api.OnLoadResult{}, nil
 			}
 			if c.refreshesJSX(a.Path) {
@@ -287,7 +287,7 @@ var tailwindV3 = regexp.MustCompile(`@tailwind\s+(?:base|components|screens|vari
 // stylesheet is left to esbuild.
 func (c *compilers) stylesheet(file string) api.OnLoadResult {
 	root := c.b.root
-	if !within(root, file) || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+	if !within(root, file) || inPackage(file) {
 		return api.OnLoadResult{}
 	}
 	src, err := c.b.contain.ReadFile("", file, "")

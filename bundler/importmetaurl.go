@@ -25,7 +25,7 @@ var importMetaURLRE = regexp.MustCompile(`(new\s+(?:(?:self|globalThis|window)\s
 // line numbers in messages stay true.
 func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 	pb.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|mts|cts)$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-		if a.Namespace != "file" || strings.Contains(a.Path, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+		if a.Namespace != "file" || inPackage(a.Path) {
 			return api.OnLoadResult{}, nil
 		}
 		data, err := b.contain.ReadFile("", a.Path, "")

@@ -66,3 +66,10 @@ func (b *Builder) absLocations(ms []api.Message) []api.Message {
 	}
 	return out
 }
+
+// inPackage reports whether file lies in a node_modules folder: a
+// dependency's module, which widgetd neither compiles as the project's own
+// code nor watches, and may rewrite for tree shaking.
+func inPackage(file string) bool {
+	return strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator))
+}

@@ -108,7 +108,7 @@ func sharedImport(a api.OnResolveArgs) bool {
 	}
 	switch a.Namespace {
 	case "file":
-		if strings.Contains(a.Importer, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+		if inPackage(a.Importer) {
 			return false
 		}
 	case entryNamespace:
@@ -223,7 +223,7 @@ func (b *Builder) vendorScript(dir string, specs []string) (string, error) {
 // Refresh transform: the option is on, the file is the project's own (not a
 // package's), and its JSX is React's (not Solid's or another runtime's).
 func (c *compilers) refreshesJSX(file string) bool {
-	if !c.b.reactRefresh || strings.Contains(file, string(filepath.Separator)+"node_modules"+string(filepath.Separator)) {
+	if !c.b.reactRefresh || inPackage(file) {
 		return false
 	}
 	cfg := c.jsxConfig(filepath.Dir(file))

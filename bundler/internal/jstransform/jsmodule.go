@@ -2,9 +2,10 @@
 // JavaScript modules before esbuild parses them, each keeping every line in
 // place so positions in messages and source maps stay true: namespace
 // imports for packages that re-export a namespace (zod), member namespaces
-// read through one (core.util.x), and classes whose static blocks only
-// brand them, marked pure so an unused one is dropped (the MCP SDK). The
-// bundler's plugins call it; it knows nothing of a build.
+// read through one (core.util.x), classes whose static blocks only brand
+// them (the MCP SDK) and top-level data and zod schemas (puredata.go),
+// both marked pure so an unused one is dropped. The bundler's plugins call
+// it; it knows nothing of a build.
 package jstransform
 
 import (
