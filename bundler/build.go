@@ -153,8 +153,8 @@ type Builder struct {
 	beforeSwap func() error
 	// state is the last good bundle, for rebuilding only changed widgets;
 	// single holds per-widget esbuild contexts (incremental.go).
-	state    *bundleState
-	single   map[string]*singleContext
+	state  *bundleState
+	single map[string]*singleContext
 	// rewrites remembers the text-only rewrites of script modules
 	// (modulerewrite.go).
 	rewrites moduleRewrites
