@@ -40,8 +40,9 @@ import (
 //     registry, are not among them, nor is anything that parses.
 //
 // Anything else (another call, new, an assignment, an undeclared name,
-// await) leaves the declaration as written. Only dependencies are touched:
-// the bundler calls this for files under node_modules.
+// await) leaves the declaration as written, and a module with a direct eval
+// (which can read any binding by name) is left whole. Only dependencies are
+// touched: the bundler calls this for files under node_modules.
 
 // PureInitializers returns src with the initializer of every top-level
 // declaration that qualifies (above) wrapped as
@@ -50,7 +51,10 @@ import (
 // declaration for declaration, else src is kept. TypeScript and JSX are
 // left alone (packages ship JavaScript).
 func PureInitializers(src string, loader api.Loader) (string, bool) {
-	if loader != api.LoaderJS {
+	// A direct eval can read any top-level binding by name, so nothing
+	// unread in the text may go; a module that mentions eval( is left
+	// alone (one that only has it in a string too: rare, and merely missed).
+	if loader != api.LoaderJS || strings.Contains(src, "eval(") {
 		return src, false
 	}
 	m, ok := parseJSModule(src)

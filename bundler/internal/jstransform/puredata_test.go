@@ -93,6 +93,7 @@ func TestPureInitializersCases(t *testing.T) {
 		{"no semicolon (ASI)", "let E = {}\nconst a = [E.A]\nconst b = E.B\n", ""},
 		{"in a function", `let E = {}; function f() { const a = E.A; return a; }`, ""},
 		{"export", `let E = {}; export const a = E.A;`, ""},
+		{"direct eval reads bindings by name", `let E = {}; const a = E.A; export const get = (n) => eval(n);`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, changed := PureInitializers(tc.src, api.LoaderJS)
