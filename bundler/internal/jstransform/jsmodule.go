@@ -122,6 +122,24 @@ func (r *tokenReader) next() readToken {
 	return readToken{tt: js.ErrorToken, at: r.off, newline: newline}
 }
 
+// declaredValue returns a reader of src's tokens from just after "NAME ="
+// in the declaration of name, whose token the parser located; ok is false
+// when the text there is not that.
+func (m jsModule) declaredValue(src string, name *js.Var) (*tokenReader, bool) {
+	at, ok := m.offset(name.Data)
+	if !ok {
+		return nil, false
+	}
+	r := newTokenReader(src, at)
+	if t := r.next(); t.text != string(name.Data) {
+		return nil, false
+	}
+	if eq := r.next(); eq.tt != js.EqToken {
+		return nil, false
+	}
+	return r, true
+}
+
 // unread makes t the token next returns again (one token of look-ahead).
 func (r *tokenReader) unread(t readToken) { r.pushed = &t }
 
@@ -137,6 +155,21 @@ func unusedName(src, name string) string {
 type textEdit struct {
 	at, remove int
 	insert     string
+}
+
+// applyChecked applies edits to src and keeps the result only when same
+// accepts it (the rewrite's check that the re-parsed module is what it
+// meant to write); with no edits, or edits that do not apply or check, src
+// is returned unchanged.
+func applyChecked(src string, edits []textEdit, same func(out string) bool) (string, bool) {
+	if len(edits) == 0 {
+		return src, false
+	}
+	out, ok := applyEdits(src, edits)
+	if !ok || !same(out) {
+		return src, false
+	}
+	return out, true
 }
 
 // applyEdits applies edits to src. Insertions at one offset keep the order

@@ -60,14 +60,7 @@ func PureClasses(src string, loader api.Loader) (string, bool) {
 			textEdit{at: end, insert: "; return " + n + "; })()"})
 		wrapped[i] = cls
 	}
-	if len(edits) == 0 {
-		return src, false
-	}
-	out, ok := applyEdits(src, edits)
-	if !ok || !sameButWrapped(m, out, wrapped) {
-		return src, false
-	}
-	return out, true
+	return applyChecked(src, edits, func(out string) bool { return sameButWrapped(m, out, wrapped) })
 }
 
 // classBinding returns the name and class of a `var|let|const NAME =
@@ -91,15 +84,8 @@ func classBinding(stmt js.IStmt) (*js.Var, *js.ClassDecl) {
 // [extends Base] {), the body's end is found by matchBrace. A wrong answer
 // cannot slip through: sameButWrapped checks the result.
 func (m jsModule) classSpan(src string, name *js.Var) (int, int, bool) {
-	at, ok := m.offset(name.Data)
+	r, ok := m.declaredValue(src, name)
 	if !ok {
-		return 0, 0, false
-	}
-	r := newTokenReader(src, at)
-	if t := r.next(); t.text != string(name.Data) {
-		return 0, 0, false
-	}
-	if t := r.next(); t.tt != js.EqToken {
 		return 0, 0, false
 	}
 	class := r.next()

@@ -88,14 +88,7 @@ func PureInitializers(src string, loader api.Loader) (string, bool) {
 			wrapped[el] = true
 		}
 	}
-	if len(edits) == 0 {
-		return src, false
-	}
-	out, ok := applyEdits(src, edits)
-	if !ok || !sameButPure(m, out, wrapped) {
-		return src, false
-	}
-	return out, true
+	return applyChecked(src, edits, func(out string) bool { return sameButPure(m, out, wrapped) })
 }
 
 // assignedNames returns the variables that something in the module
@@ -434,15 +427,8 @@ func pureBinary(op js.TokenType) bool {
 // and regular expressions are skipped as matchBrace does. A wrong answer
 // cannot slip through: sameButPure checks the result.
 func (m jsModule) initializerSpan(src string, name *js.Var) (int, int, bool) {
-	at, ok := m.offset(name.Data)
+	r, ok := m.declaredValue(src, name)
 	if !ok {
-		return 0, 0, false
-	}
-	r := newTokenReader(src, at)
-	if t := r.next(); t.text != string(name.Data) {
-		return 0, 0, false
-	}
-	if eq := r.next(); eq.tt != js.EqToken {
 		return 0, 0, false
 	}
 	start := r.next().at

@@ -144,23 +144,5 @@ func FuzzPureInitializers(f *testing.F) {
 	f.Add(pureData)
 	f.Add("let E = {}; const a = [E.A, \",;\", /[;,)]/, `;${','}`], b = E.B; // ;\n")
 	f.Add("import { z } from \"zod\";\nvar A=z.object({a:z.string()}),B=A.extend({}).describe(\"}\");")
-	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > 4096 {
-			return
-		}
-		out, changed := PureInitializers(src, api.LoaderJS)
-		if !changed {
-			if out != src {
-				t.Fatalf("unchanged result differs from its input")
-			}
-			return
-		}
-		if strings.Count(out, "\n") != strings.Count(src, "\n") {
-			t.Fatalf("line count changed: %q → %q", src, out)
-		}
-		opts := api.TransformOptions{Loader: api.LoaderJS, Format: api.FormatESModule}
-		if r := api.Transform(out, opts); len(r.Errors) > 0 && len(api.Transform(src, opts).Errors) == 0 {
-			t.Fatalf("rewritten module does not parse: %q → %q: %s", src, out, r.Errors[0].Text)
-		}
-	})
+	f.Fuzz(func(t *testing.T, src string) { checkLineKeepingRewrite(t, src, PureInitializers) })
 }
