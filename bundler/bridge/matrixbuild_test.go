@@ -69,7 +69,7 @@ func buildMatrix(publicURL string) (*bundler.Output, error) {
 // matrixPageWidgets are the matrix widgets with an HTML entry that show what
 // they read in the same five elements; buildMatrix writes their index.html
 // from matrixPage.
-var matrixPageWidgets = []string{"app", "openai", "vendored", "widgetd"}
+var matrixPageWidgets = []string{"app", "openai", "raw", "vendored", "widgetd"}
 
 // matrixPage is the HTML entry of matrixPageWidgets: a <pre> each for the
 // tool input, the tool output, the theme, the first render and the state.

@@ -9,9 +9,10 @@ import (
 )
 
 // noHandshakePage is what a bundler without a bridge makes of the matrix's
-// raw widget (testdata/matrix/raw, and the vanilla shape of bench/shapes,
-// which Vite 8 builds to the same): a "message" listener for the host's
-// notifications and nothing that sends ui/initialize.
+// raw widget (testdata/matrix/raw, whose page matrixPage writes, and the
+// vanilla shape of bench/shapes, which Vite 8 builds to the same): a
+// "message" listener for the host's notifications and nothing that sends
+// ui/initialize.
 const noHandshakePage = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>raw</title></head><body>` +
 	`<main><pre id="input">waiting</pre><pre id="output">waiting</pre></main><script type="module">` +
 	`window.addEventListener("message", (e) => { const m = e.data; if (e.source !== window.parent || m?.jsonrpc !== "2.0") return;` +
