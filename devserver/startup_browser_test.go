@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -71,15 +72,28 @@ func TestFaviconNoNotFound(t *testing.T) {
 			}
 			mu.Unlock()
 			for _, line := range p.Logged() {
-				if strings.Contains(line, "404") {
+				if mentionsNotFound(line) {
 					t.Errorf("browser log: %s", line)
 				}
 			}
-			if strings.Contains(d.log.String(), "404") {
+			if mentionsNotFound(d.log.String()) {
 				t.Errorf("dev server terminal mentions a 404:\n%s", d.log)
 			}
 		})
 	}
+}
+
+// urlPattern matches a URL or a bare host:port, whose port may well contain
+// the digits 404 (a random port such as 40417) without any 404 answered.
+var urlPattern = regexp.MustCompile(`https?://\S+|\b[\w.-]+:\d+\b`)
+
+// notFoundPattern matches a 404 status or the words Chromium and Go's
+// net/http print with it.
+var notFoundPattern = regexp.MustCompile(`(?i)\b404\b|not found`)
+
+// mentionsNotFound reports whether text mentions a 404 outside any URL.
+func mentionsNotFound(text string) bool {
+	return notFoundPattern.MatchString(urlPattern.ReplaceAllString(text, ""))
 }
 
 // TestFullscreenExit puts the widget in fullscreen and in picture-in-picture
@@ -157,4 +171,24 @@ func (p *page) toldCount() int {
 	var n int
 	_ = p.eval(`widgetdDev.log.filter(e => e.dir === "out" && JSON.stringify(e.data).includes('"displayMode":"inline"')).length`, &n)
 	return n
+}
+
+// TestMentionsNotFound pins what the 404 checks above count: a status in
+// words or digits, never the digits of a port or a URL.
+func TestMentionsNotFound(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Failed to load resource: the server responded with a status of 404 (Not Found)", true},
+		{"GET /x.js 404", true},
+		{"404 page not found", true},
+		{"log security warning: An iframe which has both allow-scripts and allow-same-origin (http://127.0.0.1:40417/_widgetd/hostapp.js)", false},
+		{"widgetd dev on 127.0.0.1:40404", false},
+		{"built hello in 4.04 ms", false},
+	} {
+		if got := mentionsNotFound(c.text); got != c.want {
+			t.Errorf("mentionsNotFound(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
 }
