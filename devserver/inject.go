@@ -17,10 +17,15 @@ import (
 // variables land), class and theme, the body's colours and font) for
 // `widgetd test`,
 // and on request freezes animations, transitions and the caret so its
-// screenshots repeat.
+// screenshots repeat. Escape pressed while focus is in the widget is
+// forwarded (escape), so the page leaves fullscreen or pip as it does for
+// Escape on the page, unless the widget took the key (preventDefault, as
+// a dialog closing on Escape does); the check waits a task, because the
+// widget's own window listeners run after this one.
 const reporterScript = `<script>(function(){var P=window.parent;function s(d){try{P.postMessage(d,"*")}catch(e){}}` +
 	`addEventListener("securitypolicyviolation",function(e){s({widgetd:"csp",directive:e.effectiveDirective||e.violatedDirective,blockedURI:e.blockedURI,sourceFile:e.sourceFile,line:e.lineNumber,column:e.columnNumber,sample:e.sample||"",disposition:e.disposition})});` +
 	`addEventListener("error",function(e){if(e.message)s({widgetd:"error",message:String(e.message),file:e.filename,line:e.lineno,column:e.colno})});` +
+	`addEventListener("keydown",function(e){if(e.key==="Escape")setTimeout(function(){if(!e.defaultPrevented)s({widgetd:"escape"})})});` +
 	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});` +
 	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;var f=[];` +
 	`if(d.freeze&&!window.__widgetdFrozen){window.__widgetdFrozen=1;var st=document.createElement("style");` +

@@ -97,19 +97,23 @@ func mentionsNotFound(text string) bool {
 }
 
 // TestFullscreenExit puts the widget in fullscreen and in picture-in-picture
-// under both hosts in real Chromium and leaves by the button over the widget
-// and by Escape: the stage returns to inline, the mode menu follows, and
-// the widget is told (host-context-changed, or openai:set_globals).
+// under both hosts in real Chromium and leaves by the button over the widget,
+// by Escape on the page and by Escape with focus inside the widget: the
+// stage returns to inline, the mode menu follows, and the widget is told
+// (host-context-changed, or openai:set_globals).
 func TestFullscreenExit(t *testing.T) {
 	d := startDev(t, nil)
 	for _, host := range []string{"mcp", "chatgpt"} {
 		p := openPage(t, d.PreviewURL()+"preview/hello?host="+host)
 		p.waitFrameText("Hello, Ada!", 30*time.Second)
-		for _, c := range []struct{ mode, leave string }{{"fullscreen", "button"}, {"fullscreen", "escape"}, {"pip", "button"}, {"pip", "escape"}} {
+		for _, c := range []struct{ mode, leave string }{{"fullscreen", "button"}, {"fullscreen", "escape"}, {"fullscreen", "escape-in-widget"}, {"pip", "button"}, {"pip", "escape"}, {"pip", "escape-in-widget"}} {
 			t.Run(host+"/"+c.mode+"/"+c.leave, func(t *testing.T) {
 				p.t = t
 				p.setMode(c.mode)
 				p.waitFor("the stage in "+c.mode, 10*time.Second, func() string { return p.stageState("mode-"+c.mode, true) })
+				if c.leave == "escape-in-widget" {
+					p.focusWidget(c.mode)
+				}
 				told := p.toldCount()
 				ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 				defer cancel()
@@ -131,6 +135,61 @@ func TestFullscreenExit(t *testing.T) {
 				})
 			})
 		}
+	}
+}
+
+// TestEscapeTakenByWidget: Escape that the widget handles itself (a dialog
+// closing, preventDefault) stays with the widget; the preview stays in
+// fullscreen.
+func TestEscapeTakenByWidget(t *testing.T) {
+	d := startDev(t, nil)
+	d.edit(t, "hello/index.ts", func(s string) string {
+		return s + `
+addEventListener("keydown", (event) => {
+  if (event.key !== "Escape") return;
+  event.preventDefault();
+  message.textContent = "Escape closed the dialog";
+});
+`
+	})
+	if ev := d.nextBuild(t, 60*time.Second); !ev.OK {
+		t.Fatalf("build failed: %+v", ev.Diagnostics)
+	}
+	for _, host := range []string{"mcp", "chatgpt"} {
+		t.Run(host, func(t *testing.T) {
+			p := openPage(t, d.PreviewURL()+"preview/hello?host="+host)
+			p.waitFrameText("Hello, Ada!", 30*time.Second)
+			p.setMode("fullscreen")
+			p.waitFor("the stage in fullscreen", 10*time.Second, func() string { return p.stageState("mode-fullscreen", true) })
+			p.focusWidget("fullscreen")
+			ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
+			defer cancel()
+			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
+				t.Fatal(err)
+			}
+			p.waitFrameText("Escape closed the dialog", 10*time.Second)
+			// The forward waits one task in the frame, then a message: give
+			// it ample time to arrive, were it sent.
+			time.Sleep(500 * time.Millisecond)
+			if why := p.stageState("mode-fullscreen", true); why != "" {
+				t.Errorf("the widget took Escape, yet the stage left fullscreen: %s", why)
+			}
+		})
+	}
+}
+
+// focusWidget clicks the widget's title, which puts the keyboard focus in
+// the widget's frame, and checks the click left the stage in mode (it did
+// not land on the exit button).
+func (p *page) focusWidget(mode string) {
+	p.t.Helper()
+	p.clickInFrame(".hello__title")
+	if why := p.stageState("mode-"+mode, true); why != "" {
+		p.t.Fatalf("clicking into the widget changed the stage: %s", why)
+	}
+	var focused bool
+	if err := p.eval(`document.activeElement?.id === "widget-frame"`, &focused); err != nil || !focused {
+		p.t.Fatalf("the widget frame does not have the focus after a click in it (%v)", err)
 	}
 }
 

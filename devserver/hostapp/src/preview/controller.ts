@@ -517,7 +517,7 @@ export class PreviewController {
     });
   }
 
-  // ChatGPT window.openai calls, CSP violations and errors from the frame.
+  // ChatGPT window.openai calls, CSP violations, errors and Escape from the frame.
   private async onFrameMessage(e: MessageEvent) {
     if (!this.iframe || e.source !== this.iframe.contentWindow || e.origin !== this.sandboxOrigin) return;
     const d = e.data;
@@ -529,6 +529,10 @@ export class PreviewController {
         return;
       case "error":
         reportError(this.cfg.base, this.name, d);
+        return;
+      case "escape":
+        // Escape in the widget that the widget did not take.
+        this.leaveMode();
         return;
       case "probe-result": {
         const done = this.probes.get(d.id);

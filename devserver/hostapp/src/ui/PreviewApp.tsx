@@ -33,8 +33,9 @@ export function PreviewApp({ ctl }: { ctl: PreviewController }) {
   const [drawer, setDrawer] = useState(false);
   useThemeOnPage(s.theme);
   useEffect(() => {
-    // The way back from fullscreen and pip, as hosts give one: Escape (while
-    // focus is in the page, not in the widget's frame) returns to inline.
+    // The way back from fullscreen and pip, as hosts give one: Escape
+    // returns to inline. This is Escape on the page; the frame forwards
+    // Escape the widget did not take (reporterScript, devserver/inject.go).
     const onKey = (e: KeyboardEvent) => {
       if (e.key !== "Escape" || e.defaultPrevented) return;
       setDrawer(false);
