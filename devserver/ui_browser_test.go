@@ -78,6 +78,7 @@ func TestPreviewUIResponsive(t *testing.T) {
 			p.navigate(d.PreviewURL() + "preview/hello")
 			p.waitFrameText("Hello, Ada!", 30*time.Second)
 			p.checkReach(primaryControls)
+			p.checkMenusShowChoice()
 			p.checkModeButtons()
 			p.checkPageTheme("light")
 			if width == 1280 {
@@ -101,6 +102,31 @@ func TestPreviewUIResponsive(t *testing.T) {
 				t.Errorf("index page: %s (%v)", over, err)
 			}
 		})
+	}
+}
+
+// checkMenusShowChoice checks that every menu on the page is wide enough
+// for the text of its choice ("Desktop 1280×800", not "Desktop 1280×8"),
+// measured in the menu's own font.
+func (p *page) checkMenusShowChoice() {
+	p.t.Helper()
+	var cut []string
+	err := p.eval(`(() => {
+		const measure = document.createElement("canvas").getContext("2d"), cut = [];
+		for (const menu of document.querySelectorAll("select")) {
+			if (!menu.offsetWidth || !menu.selectedOptions[0]) continue;
+			const style = getComputedStyle(menu);
+			measure.font = style.font;
+			const need = measure.measureText(menu.selectedOptions[0].text).width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+			if (menu.clientWidth + 0.5 < need) cut.push(menu.id + ": " + menu.clientWidth + " px for " + Math.ceil(need) + " px of " + JSON.stringify(menu.selectedOptions[0].text));
+		}
+		return cut;
+	})()`, &cut)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	for _, c := range cut {
+		p.t.Errorf("menu cuts its choice: %s", c)
 	}
 }
 
