@@ -209,6 +209,10 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 			source, req["stripped"] = string(r.Code), "1"
 		}
 		req["source"] = source
+		if op == "vue" && c.b.sourceMaps {
+			// The helper then chains the script's and template's maps into one.
+			req["sourceMap"] = "1"
+		}
 		if err := c.node.Call(c.context(), op, req, out); err != nil {
 			return c.failure(op, file, src, err)
 		}

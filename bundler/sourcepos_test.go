@@ -87,9 +87,11 @@ func TestSourcesLocate(t *testing.T) {
 	}
 }
 
-// TestSourcesThroughNodeCompilers: the Svelte and Solid compilers' own
+// TestSourcesThroughNodeCompilers: the Vue, Svelte and Solid compilers' own
 // source maps are chained into esbuild's, so a place in the bundle traces
-// to the .svelte or .tsx line, not to the compiled code.
+// to the .vue, .svelte or .tsx line, not to the compiled code: in a Vue
+// <script setup> (template inlined), a classic <script> and a separate
+// <template> after it.
 func TestSourcesThroughNodeCompilers(t *testing.T) {
 	modules := compilerModules(t)
 	solidConfig := map[string]string{"widgets/w/tsconfig.json": `{"compilerOptions": {"jsx": "preserve", "jsxImportSource": "solid-js"}}`}
@@ -98,10 +100,20 @@ func TestSourcesThroughNodeCompilers(t *testing.T) {
 		extra               map[string]string
 		line                int
 		text                string
+		message             string // searched in the document; "boom in " + name when empty
 	}{
 		{name: "svelte", file: "A.svelte", line: 4,
 			content: "<script>\n  let count = $state(0);\n  function boom() {\n    throw new Error(\"boom in svelte\");\n  }\n</script>\n\n<button onclick={boom}>{count}</button>\n",
 			text:    `throw new Error("boom in svelte");`},
+		{name: "vue", file: "A.vue", line: 7,
+			content: "<script setup lang=\"ts\">\nimport { ref } from \"vue\"\n\nconst count = ref<number>(0)\n\nfunction boom(): void {\n  throw new Error(\"boom in vue\")\n}\n</script>\n\n<template>\n  <button @click=\"boom\">{{ count }}</button>\n</template>\n",
+			text:    `throw new Error("boom in vue")`},
+		{name: "vue classic", file: "B.vue", line: 4, message: "boom in a vue method",
+			content: "<script>\nexport default {\n  methods: {\n    boom() { throw new Error(\"boom in a vue method\") },\n  },\n}\n</script>\n\n<template>\n  <section>\n    <button @click=\"boom\">{{ \"label\" }}</button>\n  </section>\n</template>\n",
+			text:    `boom() { throw new Error("boom in a vue method") },`},
+		{name: "vue template", file: "C.vue", line: 16, message: "template-only-marker",
+			content: "<script>\nexport default {\n  data: () => ({ n: 1 }),\n}\n</script>\n\n<template>\n  <section>\n    <header>\n      <h1>Title</h1>\n    </header>\n    <ul>\n      <li v-for=\"i in 3\" :key=\"i\">{{ i }}</li>\n    </ul>\n    <p>{{ n }}</p>\n    <p :title=\"'template-only-marker' + n\">{{ n }}</p>\n  </section>\n</template>\n",
+			text:    `<p :title="'template-only-marker' + n">{{ n }}</p>`},
 		{name: "solid", file: "A.tsx", line: 4, extra: solidConfig,
 			content: "type P = { n: number };\nexport default function A(p: P) {\n  const go = () => {\n    throw new Error(\"boom in solid\");\n  };\n  return <button onClick={go}>{p.n}</button>;\n}\n",
 			text:    `throw new Error("boom in solid");`},
@@ -122,7 +134,11 @@ func TestSourcesThroughNodeCompilers(t *testing.T) {
 			opts.SourceMaps = true
 			_, out := assembleOK(t, opts)
 			doc := out.Files[out.Manifest.Widgets[0].HTML]
-			off := bytes.Index(doc, []byte("boom in "+tc.name))
+			message := tc.message
+			if message == "" {
+				message = "boom in " + tc.name
+			}
+			off := bytes.Index(doc, []byte(message))
 			if off < 0 {
 				t.Fatal("the message is not in the document")
 			}

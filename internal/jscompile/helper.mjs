@@ -323,13 +323,17 @@ async function compileVue(req) {
   } catch {
     sfc = await load("@vue/compiler-sfc", req.dir, "vue");
   }
-  const { descriptor, errors } = sfc.parse(req.source, { filename: req.file, sourceMap: false });
+  const withSourceMap = req.sourceMap === "1";
+  const { descriptor, errors } = sfc.parse(req.source, { filename: req.file, sourceMap: withSourceMap });
   if (errors.length) throw vueError(errors[0], req.file);
   const id = req.scopeId;
   const scoped = descriptor.styles.some((s) => s.scoped);
   const lang = (descriptor.scriptSetup || descriptor.script)?.lang;
   const ts = lang === "ts" || lang === "tsx";
   let code = "";
+  // The maps of the script and of a separate template, each of lines of
+  // code (a template's follows the script's), joined below.
+  const maps = [];
   try {
     if (descriptor.script || descriptor.scriptSetup) {
       const script = sfc.compileScript(descriptor, {
@@ -337,9 +341,11 @@ async function compileVue(req) {
         isProd: true,
         inlineTemplate: !!descriptor.scriptSetup,
         genDefaultAs: "_sfc_main",
+        sourceMap: withSourceMap,
         templateOptions: { scoped, compilerOptions: { scopeId: scoped ? `data-v-${id}` : undefined } },
       });
       code = script.content;
+      maps.push({ line: 0, map: script.map });
     } else {
       code = "const _sfc_main = {};\n";
     }
@@ -350,6 +356,7 @@ async function compileVue(req) {
         id,
         scoped,
         isProd: true,
+        inMap: descriptor.template.map,
         compilerOptions: { scopeId: scoped ? `data-v-${id}` : undefined },
       });
       if (tpl.errors.length) {
@@ -358,7 +365,9 @@ async function compileVue(req) {
         if (typeof e === "object" && e.loc) e.loc.start.line += offset;
         throw vueError(e, req.file);
       }
-      code += "\n" + tpl.code.replace(/\nexport (function|const) (render|ssrRender)/, "\n$1 _sfc_$2") + "\n_sfc_main.render = _sfc_render;\n";
+      code += "\n";
+      maps.push({ line: lineCount(code), map: tpl.map });
+      code += tpl.code.replace(/\nexport (function|const) (render|ssrRender)/, "\n$1 _sfc_$2") + "\n_sfc_main.render = _sfc_render;\n";
     }
   } catch (err) {
     throw vueError(err, req.file);
@@ -377,7 +386,98 @@ async function compileVue(req) {
     if (res.errors.length) throw vueError(res.errors[0], req.file, style.loc.start.line - 1);
     css += res.code + "\n";
   }
+  if (withSourceMap) code = withMap(code, joinMaps(maps, path.basename(req.file), req.source));
   return { code, css, loader: ts ? "ts" : "js" };
+}
+
+// lineCount is the number of line breaks in text.
+function lineCount(text) {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
+// joinMaps joins the source maps of parts of one generated file, each
+// {line, map} starting at its 0-based generated line and mapping into the
+// one source file; the result names that file as esbuild reads it
+// (relative to the compiled file's folder) with its content. Null when no
+// part has a map.
+function joinMaps(parts, sourceName, sourceContent) {
+  const lines = [];
+  const names = [];
+  for (const { line, map } of parts) {
+    if (!map || !map.mappings) continue;
+    const nameBase = names.length;
+    names.push(...(map.names || []));
+    decodeMappings(map.mappings).forEach((segments, i) => {
+      const at = line + i;
+      while (lines.length <= at) lines.push([]);
+      // Every source of a Vue part is the .vue file itself: index 0.
+      for (const s of segments) lines[at].push(s.length === 5 ? [s[0], 0, s[2], s[3], s[4] + nameBase] : s.length === 4 ? [s[0], 0, s[2], s[3]] : s);
+    });
+  }
+  if (!lines.length) return null;
+  return { version: 3, sources: [sourceName], sourcesContent: [sourceContent], names, mappings: encodeMappings(lines) };
+}
+
+const base64Digits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+// decodeMappings reads a source map's "mappings" into lines of segments
+// with absolute values: [column] or [column, source, line, column(, name)].
+function decodeMappings(mappings) {
+  const lines = [];
+  const state = [0, 0, 0, 0, 0];
+  for (const lineText of mappings.split(";")) {
+    const segments = [];
+    state[0] = 0;
+    for (const segmentText of lineText.split(",")) {
+      if (!segmentText) continue;
+      const fields = [];
+      let value = 0, shift = 0;
+      for (const ch of segmentText) {
+        const digit = base64Digits.indexOf(ch);
+        if (digit < 0) throw new Error(`bad source map character ${JSON.stringify(ch)}`);
+        value += (digit & 31) << shift;
+        if (digit & 32) {
+          shift += 5;
+          continue;
+        }
+        fields.push(value & 1 ? -(value >>> 1) : value >>> 1);
+        value = shift = 0;
+      }
+      const segment = fields.map((delta, i) => (state[i] += delta));
+      segments.push(segment);
+    }
+    lines.push(segments);
+  }
+  return lines;
+}
+
+// encodeMappings is decodeMappings' inverse.
+function encodeMappings(lines) {
+  const state = [0, 0, 0, 0, 0];
+  return lines
+    .map((segments) => {
+      state[0] = 0;
+      return segments
+        .map((segment) =>
+          segment
+            .map((value, i) => {
+              let delta = value - state[i];
+              state[i] = value;
+              let vlq = delta < 0 ? (-delta << 1) | 1 : delta << 1, text = "";
+              do {
+                const digit = vlq & 31;
+                vlq >>>= 5;
+                text += base64Digits[vlq ? digit | 32 : digit];
+              } while (vlq);
+              return text;
+            })
+            .join(""),
+        )
+        .join(",");
+    })
+    .join(";");
 }
 
 function vueError(err, file, lineOffset = 0) {
