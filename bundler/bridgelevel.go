@@ -225,7 +225,8 @@ func (b *Builder) inputName(in string) string {
 // a widget was bundled at (chooseBridge skips the bridge, the generated
 // entry and either App adapter). `widgetd dev` keeps the full bridge in
 // every widget (its preview and React Refresh are built around it) and
-// only records the level a build would give.
+// only records the level a build would give, unless ShippedBridge asks
+// for the shipped levels (widgetd test).
 func (b *Builder) applyBridgeLevels(res *bundleResult, bundledAt map[string]bridgeLevel) (*bundleResult, []diag.Diagnostic, error) {
 	choices := map[string]bridgeChoice{}
 	levels := map[string]bridgeLevel{}
@@ -234,7 +235,7 @@ func (b *Builder) applyBridgeLevels(res *bundleResult, bundledAt map[string]brid
 		name := w.Config.Name
 		c := b.chooseBridge(w, res)
 		choices[name] = c
-		if b.devOrigin != "" {
+		if b.devOrigin != "" && !b.shippedBridge {
 			continue
 		}
 		was := cmp.Or(bundledAt[name], bridgeFull)

@@ -100,6 +100,11 @@ type Options struct {
 	// bundle in a live document and keep component state. Never set it for
 	// a build that ships.
 	ReactRefresh bool
+	// ShippedBridge, with DevOrigin, gives each widget the bridge level a
+	// build that ships gives it (docs/bridge.md, "Bridge levels"), where
+	// a dev build otherwise keeps the full bridge in every widget: `widgetd
+	// test` renders a widget's code with the bridge it ships with.
+	ShippedBridge bool
 	// Strict fails the build when a widget's HTML is over the budget
 	// (widgetd.json "htmlBudget", default 1 MiB) instead of
 	// warning.
@@ -217,6 +222,7 @@ type settings struct {
 	sourceMaps      bool     // Options.SourceMaps
 	strict          bool     // Options.Strict
 	reactRefresh    bool     // Options.ReactRefresh
+	shippedBridge   bool     // Options.ShippedBridge
 	skip            []string // Options.Skip
 	audit           bool     // Options.Audit is set: its warnings are in the record
 	bridgeDefault   string   // widgetd.json's "bridge" ("" for auto)
@@ -227,7 +233,7 @@ type settings struct {
 // defaults, an option winning over widgetd.json; root is the absolute
 // project root. Relative folders are below root.
 func resolveSettings(opts Options, root string, pc projectConfig) (settings, error) {
-	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, reactRefresh: opts.ReactRefresh, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
+	st := settings{root: root, noCompress: opts.NoCompress, devOrigin: opts.DevOrigin, sourceMaps: opts.SourceMaps, strict: opts.Strict, reactRefresh: opts.ReactRefresh, shippedBridge: opts.ShippedBridge, skip: slices.Clone(opts.Skip), audit: opts.Audit != nil}
 	st.cacheRoot = opts.CacheDir
 	if st.cacheRoot == "" {
 		st.cacheRoot = cachedir.Default()

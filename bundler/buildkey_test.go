@@ -63,6 +63,7 @@ func TestBuildKeyCoversOptions(t *testing.T) {
 		"SourceMaps":      func(o *Options) { o.SourceMaps = true },
 		"Strict":          func(o *Options) { o.Strict = true },
 		"ReactRefresh":    func(o *Options) { o.ReactRefresh = true },
+		"ShippedBridge":   func(o *Options) { o.ShippedBridge = true },
 		"Skip":            func(o *Options) { o.Skip = []string{"w"} },
 		"Audit": func(o *Options) {
 			o.Audit = func(context.Context, *Builder, *Result) []diag.Diagnostic { return nil }

@@ -54,10 +54,13 @@ type Options struct {
 	// Log receives the terminal output: rebuilds, build errors, CSP
 	// violations. Default os.Stderr.
 	Log io.Writer
-	// NoReactRefresh builds React widgets as `widgetd build` does even when
-	// the project has react-refresh (docs/dev.md, "Edits"): `widgetd test`
-	// sets it, as it renders the widgets as they ship.
-	NoReactRefresh bool
+	// AsShipped builds the widgets as `widgetd build` does: React widgets
+	// without React Refresh even when the project has react-refresh
+	// (docs/dev.md, "Edits"), and each widget with the bridge level a build
+	// gives it (docs/bridge.md, "Bridge levels") instead of the preview's
+	// full bridge. `widgetd test` sets it, as it renders the widgets as
+	// they ship.
+	AsShipped bool
 	// PollInterval is the watcher's poll period; default DefaultPollInterval.
 	PollInterval time.Duration
 	// AllowedHosts are extra host names (without port) that requests may
@@ -184,20 +187,21 @@ func New(opts Options) (*Server, error) {
 // which the first Builder resolves.
 func (s *Server) newBuilder() error {
 	bo := bundler.Options{
-		Root:       s.opts.Root,
-		WidgetsDir: s.opts.WidgetsDir,
-		PublicURL:  s.opts.PublicURL,
-		NoCompress: true,
-		DevOrigin:  s.previewOrigin,
-		Skip:       s.opts.Skip,
-		SourceMaps: true, // CSP violations and errors name the source line
+		Root:          s.opts.Root,
+		WidgetsDir:    s.opts.WidgetsDir,
+		PublicURL:     s.opts.PublicURL,
+		NoCompress:    true,
+		DevOrigin:     s.previewOrigin,
+		Skip:          s.opts.Skip,
+		SourceMaps:    true, // CSP violations and errors name the source line
+		ShippedBridge: s.opts.AsShipped,
 	}
 	b, err := bundler.New(bo)
 	if err != nil {
 		return err
 	}
 	s.widgetsDir = b.WidgetsDir()
-	if s.opts.NoReactRefresh {
+	if s.opts.AsShipped {
 		s.builder = b
 		return nil
 	}

@@ -225,7 +225,7 @@ func withDefaults(o Options) Options {
 // startDev runs a dev server on free loopback ports and waits for its first
 // build.
 func startDev(ctx context.Context, opts Options, skip []string) (*devserver.Server, func(), error) {
-	srv, err := devserver.New(devserver.Options{Root: opts.Root, WidgetsDir: opts.WidgetsDir, Skip: skip, Addr: "127.0.0.1:0", Log: io.Discard, PollInterval: time.Hour, NoReactRefresh: true})
+	srv, err := devserver.New(devserver.Options{Root: opts.Root, WidgetsDir: opts.WidgetsDir, Skip: skip, Addr: "127.0.0.1:0", Log: io.Discard, PollInterval: time.Hour, AsShipped: true})
 	if err != nil {
 		return nil, nil, err
 	}
