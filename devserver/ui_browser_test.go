@@ -36,7 +36,7 @@ var primaryControls = []uiControl{
 	{sel: "#host"}, {sel: "#theme"}, {sel: "#device"}, {sel: "#no-csp"}, {sel: "#fixture"}, {sel: "#reload"},
 	{sel: "#mode-inline"}, {sel: "#mode-pip"}, {sel: "#mode-fullscreen"},
 	{sel: "#tool-name", tab: "tool"}, {sel: "#tool-input", tab: "tool"}, {sel: "#tool-output", tab: "tool"},
-	{sel: "#tool-meta", tab: "tool"}, {sel: "#apply", tab: "tool"}, {sel: "#call-response", tab: "tool"},
+	{sel: "#tool-content", tab: "tool"}, {sel: "#tool-meta", tab: "tool"}, {sel: "#apply", tab: "tool"}, {sel: "#call-response", tab: "tool"},
 	{sel: "#display-mode", tab: "context"}, {sel: "#max-height", tab: "context"}, {sel: "#locale", tab: "context"},
 	{sel: "#time-zone", tab: "context"}, {sel: "#platform", tab: "context"}, {sel: "#touch", tab: "context"},
 	{sel: "#hover", tab: "context"}, {sel: "#inset-top", tab: "context"}, {sel: "#inset-left", tab: "context"},

@@ -11,7 +11,7 @@ import { AppBridge, PostMessageTransport, buildAllowAttribute } from "@modelcont
 import type { McpUiDisplayMode } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { hostProfile, claudeDomainProblem } from "../hosts";
 import { dev, logEntry, describe, type ProbeResult } from "../devstate";
-import { parseJsonObject, pretty } from "../jsonparse";
+import { parseContentBlocks, parseJsonObject, pretty } from "../jsonparse";
 import { Store } from "../store";
 import { devicesOf, findDevice, type Device } from "../devices";
 import type { BuildEvent, Fixture, Json, NamedFixture, PageConfig, WidgetInfo } from "../types";
@@ -70,7 +70,7 @@ export class PreviewController {
     this.sandboxOrigin = new URL(cfg.sandboxUrl).origin;
     this.devices = devicesOf(cfg.devices);
     this.settings = new Store(initialSettings(cfg, this.params, this.devices));
-    this.tool = new Store<ToolTexts>({ toolName: name, input: "{}", output: "{}", meta: "{}", call: pretty(defaultCallResponse) });
+    this.tool = new Store<ToolTexts>({ toolName: name, input: "{}", output: "{}", content: "", meta: "{}", call: pretty(defaultCallResponse) });
     const uri = this.params.get("uri");
     const source: Source = this.params.get("source") === "server" && uri ? { kind: "server", uri } : { kind: "local" };
     this.state = new Store<PreviewState>({ widget: null, fixtures: [], fixtureName: "", missing: false, source, server: null });
@@ -86,7 +86,7 @@ export class PreviewController {
   /** toolValid reports whether every tool editor holds a JSON object. */
   toolValid(): boolean {
     const t = this.tool.value;
-    return [t.input, t.output, t.meta, t.call].every((s) => parseJsonObject(s).ok);
+    return [t.input, t.output, t.meta, t.call].every((s) => parseJsonObject(s).ok) && parseContentBlocks(t.content).ok;
   }
 
   private toolValues(): { input: Json; output: Json; meta: Json; call: Json | null } {
@@ -116,7 +116,8 @@ export class PreviewController {
 
   private toolResult(): Json {
     const { output, meta } = this.toolValues();
-    const content = this.fixture.toolResult?.content ?? [{ type: "text", text: JSON.stringify(output) }];
+    const blocks = parseContentBlocks(this.tool.value.content);
+    const content = (blocks.ok && blocks.value) || [{ type: "text", text: JSON.stringify(output) }];
     const res: Json = { content, structuredContent: output };
     if (this.fixture.toolResult?.isError) res.isError = true;
     if (Object.keys(meta).length > 0) res._meta = meta;
@@ -189,6 +190,7 @@ export class PreviewController {
       toolName: s.toolName || this.state.value.widget?.tool || this.name,
       input: pretty(s.toolInput ?? {}),
       output: pretty(s.toolResult?.structuredContent ?? {}),
+      content: contentText(s.toolResult?.content),
       meta: pretty(s.toolResult?._meta ?? {}),
       call: pretty(s.callTool?.["*"] ?? defaultCallResponse),
     });
@@ -269,7 +271,7 @@ export class PreviewController {
     const local = !uri && (toolName === this.name || (!!w && w.tool === toolName));
     if (!uri && !local) return "";
     this.fixture = { toolResult: { content: result?.content, isError: result?.isError || undefined } };
-    this.tool.set({ toolName, input: pretty(args), output: pretty(result?.structuredContent ?? {}), meta: pretty(result?._meta ?? {}) });
+    this.tool.set({ toolName, input: pretty(args), output: pretty(result?.structuredContent ?? {}), content: contentText(result?.content), meta: pretty(result?._meta ?? {}) });
     this.setSource(uri ? { kind: "server", uri } : { kind: "local" });
     this.mount();
     return uri || this.name;
@@ -583,4 +585,9 @@ export class PreviewController {
       reply(undefined, (err as Error).message);
     }
   }
+}
+
+/** contentText is a result's content blocks as the content editor shows them; "" when there are none. */
+function contentText(content: unknown): string {
+  return Array.isArray(content) && content.length > 0 ? pretty(content) : "";
 }

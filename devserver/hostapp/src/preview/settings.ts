@@ -43,6 +43,8 @@ export interface ToolTexts {
   toolName: string;
   input: string;
   output: string;
+  /** content is the result's content blocks as JSON, "" for one text block of the output. */
+  content: string;
   meta: string;
   call: string;
 }

@@ -1,10 +1,11 @@
-// ToolPanel: the tool call the widget is given (name, input, output, _meta)
+// ToolPanel: the tool call the widget is given (name, input, output, content, _meta)
 // and how its own tool calls are answered (a canned response or the --mcp
 // server).
 import type { PreviewController } from "../../preview/controller";
 import { useStore } from "../useStore";
 import { Button } from "../components/Button";
 import { JsonEditor } from "../components/JsonEditor";
+import { parseContentBlocks } from "../../jsonparse";
 import { Panel } from "../components/Panel";
 import { TextField } from "../components/Field";
 import { Toggle } from "../components/Toggle";
@@ -20,6 +21,15 @@ export function ToolPanel({ ctl }: { ctl: PreviewController }) {
         <TextField id="tool-name" label="Tool name" value={tool.toolName} onChange={(v) => ctl.setTool({ toolName: v })} />
         <JsonEditor id="tool-input" label="Input (arguments)" rows={4} value={tool.input} onInput={(v) => ctl.setTool({ input: v })} />
         <JsonEditor id="tool-output" label="Output (structuredContent)" rows={8} value={tool.output} onInput={(v) => ctl.setTool({ output: v })} />
+        <JsonEditor
+          id="tool-content"
+          label="Content (what the model reads)"
+          rows={3}
+          value={tool.content}
+          parse={parseContentBlocks}
+          placeholder="Empty: one text block holding the output as JSON, as the MCP SDKs send it"
+          onInput={(v) => ctl.setTool({ content: v })}
+        />
         <JsonEditor id="tool-meta" label="Result _meta" rows={3} value={tool.meta} onInput={(v) => ctl.setTool({ meta: v })} />
         <div class="row">
           <Button id="apply" variant="primary" disabled={!ctl.toolValid()} onClick={() => ctl.mount()}>
