@@ -270,7 +270,7 @@ export class PreviewController {
     const w = this.state.value.widget;
     const local = !uri && (toolName === this.name || (!!w && w.tool === toolName));
     if (!uri && !local) return "";
-    this.fixture = { toolResult: { content: result?.content, isError: result?.isError || undefined } };
+    this.fixture = { toolResult: { isError: result?.isError || undefined } };
     this.tool.set({ toolName, input: pretty(args), output: pretty(result?.structuredContent ?? {}), content: contentText(result?.content), meta: pretty(result?._meta ?? {}) });
     this.setSource(uri ? { kind: "server", uri } : { kind: "local" });
     this.mount();
@@ -587,7 +587,11 @@ export class PreviewController {
   }
 }
 
-/** contentText is a result's content blocks as the content editor shows them; "" when there are none. */
+/**
+ * contentText is a result's content blocks as the content editor shows them:
+ * "" when the result has none (the editor's default), "[]" for an empty list,
+ * which is then sent as it is.
+ */
 function contentText(content: unknown): string {
-  return Array.isArray(content) && content.length > 0 ? pretty(content) : "";
+  return Array.isArray(content) ? pretty(content) : "";
 }
