@@ -102,23 +102,30 @@ func TestPureClassesAdversarial(t *testing.T) {
 // TestPureClassesBehave runs the rewritten module in Node: the classes
 // keep their names, brands, static methods and accessors.
 func TestPureClassesBehave(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("this test runs the rewritten module in Node.js; install Node.js 20+")
-	}
 	out, _ := PureClasses(brandedClasses, api.LoaderJS)
 	out = strings.Replace(out, "export {", "const result = {", 1) + `
 const k = new Kept("m"), u = Unused.fromText("t"), f = new Friend();
 internals.poke(f, "changed");
 console.log([k.name, k.brand, u.name, u.brand, u.message, u instanceof Kept, internals.peek(f), effectRan].join(" "));
 `
-	got, err := exec.Command("node", "--input-type=module", "-e", out).CombinedOutput()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, got)
-	}
 	want := "Kept BRAND_KEPT Unused BRAND_UNUSED t true changed EFFECT_KEPT"
-	if strings.TrimSpace(string(got)) != want {
+	if got := nodeOutput(t, out); got != want {
 		t.Errorf("rewritten module printed %q, want %q", got, want)
 	}
+}
+
+// nodeOutput runs module as an ES module in Node.js and returns what it
+// printed, trimmed; the test fails when Node is missing or the module throws.
+func nodeOutput(t *testing.T, module string) string {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatal("this test runs the rewritten module in Node.js; install Node.js 20+")
+	}
+	out, err := exec.Command("node", "--input-type=module", "-e", module).CombinedOutput()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, out)
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // FuzzPureClasses: any module text, however malformed, leaves PureClasses
@@ -132,19 +139,27 @@ func FuzzPureClasses(f *testing.F) {
 }
 
 // checkLineKeepingRewrite is the fuzz check of a rewrite of JavaScript
-// module text: an input it leaves alone comes back unchanged, and one it
-// rewrites keeps its line count and still parses if it did. Inputs over
-// 4 kB are skipped to keep each run short.
+// module text (checkLineKeeping). Inputs over 4 kB are skipped to keep
+// each run short.
 func checkLineKeepingRewrite(t *testing.T, src string, rewrite func(string, api.Loader) (string, bool)) {
 	if len(src) > 4096 {
 		return
 	}
 	out, changed := rewrite(src, api.LoaderJS)
+	checkLineKeeping(t, src, out, changed)
+}
+
+// checkLineKeeping checks what a line-keeping rewrite made of src: an
+// input it left alone comes back unchanged, and one it rewrote keeps its
+// line count and still parses (esbuild, as JavaScript) if it did. It
+// reports whether src was rewritten, for checks of the rewrite itself.
+func checkLineKeeping(t *testing.T, src, out string, changed bool) bool {
+	t.Helper()
 	if !changed {
 		if out != src {
 			t.Fatalf("unchanged result differs from its input")
 		}
-		return
+		return false
 	}
 	if strings.Count(out, "\n") != strings.Count(src, "\n") {
 		t.Fatalf("line count changed: %q → %q", src, out)
@@ -153,4 +168,5 @@ func checkLineKeepingRewrite(t *testing.T, src string, rewrite func(string, api.
 	if r := api.Transform(out, opts); len(r.Errors) > 0 && len(api.Transform(src, opts).Errors) == 0 {
 		t.Fatalf("rewritten module does not parse: %q → %q: %s", src, out, r.Errors[0].Text)
 	}
+	return true
 }

@@ -1,7 +1,6 @@
 package jstransform
 
 import (
-	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -113,9 +112,6 @@ func TestPureInitializersCases(t *testing.T) {
 // TestPureInitializersBehave runs the module as written and as rewritten
 // in Node, with a zod stand-in: every binding and every effect is the same.
 func TestPureInitializersBehave(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatal("this test runs the rewritten module in Node.js; install Node.js 20+")
-	}
 	rewritten, _ := PureInitializers(pureData, api.LoaderJS)
 	stub := strings.ReplaceAll(mustRead("testdata/zodstub.js"), "export const z", "const z")
 	run := func(module string) string {
@@ -126,11 +122,7 @@ func TestPureInitializersBehave(t *testing.T) {
 console.log(JSON.stringify({ LADDER, STATUS, LIMITS: { ...LIMITS, iterate: String(LIMITS.iterate) }, Base, Message, Ping,
 	Registered: [...globalThis.zodRegistry.keys()], Effect, effects: globalThis.effects, Unknown, Later, FromLater, Spread, Sum,
 	status: [status(-32600), status(1)], parsed: parseMessage("v") }));`
-		out, err := exec.Command("node", "--input-type=module", "-e", module).CombinedOutput()
-		if err != nil {
-			t.Fatalf("node: %v\n%s", err, out)
-		}
-		return strings.TrimSpace(string(out))
+		return nodeOutput(t, module)
 	}
 	if before, after := run(pureData), run(rewritten); before != after {
 		t.Errorf("the rewritten module differs:\nas written: %s\nrewritten:  %s", before, after)
