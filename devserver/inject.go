@@ -13,11 +13,14 @@ import (
 // no connect-src. Messages carry no "jsonrpc" key, so the ext-apps
 // PostMessageTransport ignores them. It also answers the preview page's
 // probes (which CSS selectors match, the visible text, the document's
-// height and its look: the root's inline style (where hosts' style
-// variables land), class and theme, the body's colours and font) for
-// `widgetd test`,
-// and on request freezes animations, transitions and the caret so its
-// screenshots repeat. Escape pressed while focus is in the widget is
+// height, its viewport size and its look: the root's inline style (where
+// hosts' style variables land), class and theme, the body's colours and
+// font) for `widgetd test`, and on request freezes animations, transitions
+// and the caret so its screenshots repeat. A freezing probe is answered
+// after two animation frames (or 1 s, when frames are not running), so
+// the answer describes a document that has painted at the viewport size it
+// reports: the frame is another process, and until it paints at a new
+// size the page draws its last picture, clipped or stretched. Escape pressed while focus is in the widget is
 // forwarded (escape), so the page leaves fullscreen or pip as it does for
 // Escape on the page, unless the widget took the key (preventDefault, as
 // a dialog closing on Escape does); the check waits a task, because the
@@ -27,16 +30,19 @@ const reporterScript = `<script>(function(){var P=window.parent;function s(d){tr
 	`addEventListener("error",function(e){if(e.message)s({widgetd:"error",message:String(e.message),file:e.filename,line:e.lineno,column:e.colno})});` +
 	`addEventListener("keydown",function(e){if(e.key==="Escape")setTimeout(function(){if(!e.defaultPrevented)s({widgetd:"escape"})})});` +
 	`addEventListener("unhandledrejection",function(e){var r=e.reason;s({widgetd:"error",message:"unhandled rejection: "+String(r&&r.message||r)})});` +
-	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;var f=[];` +
+	`addEventListener("message",function(e){var d=e.data;if(e.source!==P||!d||d.widgetd!=="probe")return;` +
 	`if(d.freeze&&!window.__widgetdFrozen){window.__widgetdFrozen=1;var st=document.createElement("style");` +
 	`st.textContent="*,*::before,*::after{animation-duration:0s!important;animation-delay:0s!important;animation-iteration-count:1!important;transition:none!important;caret-color:transparent!important}";` +
 	`(document.head||document.documentElement).appendChild(st);` +
 	`if(document.getAnimations)document.getAnimations().forEach(function(a){try{a.finish()}catch(x){a.cancel()}})}` +
-	`(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
+	`function answer(){var f=[];(d.selectors||[]).forEach(function(q){try{f.push(!!document.querySelector(q))}catch(x){f.push(false)}});` +
 	`s({widgetd:"probe-result",id:d.id,text:document.body?document.body.innerText:"",found:f,` +
 	`ready:document.readyState==="complete"&&(!document.fonts||document.fonts.status==="loaded"),height:document.documentElement.scrollHeight,` +
+	`viewportWidth:innerWidth,viewportHeight:innerHeight,` +
 	`look:(function(){var r=document.documentElement,b=document.body,c=b?getComputedStyle(b):null;` +
-	`return [r.getAttribute("style")||"",r.className,r.getAttribute("data-theme")||"",c?c.color+"|"+c.backgroundColor+"|"+c.fontFamily+"|"+c.fontSize:""].join("~")})()})});})();</script>`
+	`return [r.getAttribute("style")||"",r.className,r.getAttribute("data-theme")||"",c?c.color+"|"+c.backgroundColor+"|"+c.fontFamily+"|"+c.fontSize:""].join("~")})()})}` +
+	`if(!d.freeze)return answer();var done=0;function once(){if(!done){done=1;answer()}}` +
+	`requestAnimationFrame(function(){requestAnimationFrame(once)});setTimeout(once,1000)});})();</script>`
 
 // openaiScript installs window.openai (chatgpt-apps.md §1) in the widget
 // frame when the preview runs as the ChatGPT host. The initial globals come

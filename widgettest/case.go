@@ -1,11 +1,11 @@
 package widgettest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"reflect"
 	"strings"
@@ -33,6 +33,10 @@ type pageState struct {
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"calls"`
 	FrameHeight float64 `json:"frameHeight"`
+	// FrameInnerWidth and FrameInnerHeight are the frame's inner size (its
+	// clientWidth and clientHeight: the box the widget's viewport fills).
+	FrameInnerWidth  float64 `json:"frameInnerWidth"`
+	FrameInnerHeight float64 `json:"frameInnerHeight"`
 }
 
 // probe is the widget document's answer (devserver's reporter script).
@@ -41,6 +45,11 @@ type probe struct {
 	Found  []bool  `json:"found"`
 	Ready  bool    `json:"ready"`
 	Height float64 `json:"height"`
+	// ViewportWidth and ViewportHeight are the document's innerWidth and
+	// innerHeight: the frame's size as the widget's own process last saw
+	// it, which lags the page's after a resize.
+	ViewportWidth  float64 `json:"viewportWidth"`
+	ViewportHeight float64 `json:"viewportHeight"`
 	// Look is the document's root style, class and theme and the body's
 	// colours and font: a host's style variables, applied after the first
 	// render on a host that answers ui/* late, change it and not the text.
@@ -48,7 +57,8 @@ type probe struct {
 }
 
 const stateExpr = `(() => { const d = window.widgetdDev; if (!d) return null; const f = document.getElementById("widget-frame");
-  return { initialized: d.initialized, loaded: d.loaded, log: d.log, calls: d.calls, frameHeight: f ? f.getBoundingClientRect().height : 0 }; })()`
+  return { initialized: d.initialized, loaded: d.loaded, log: d.log, calls: d.calls, frameHeight: f ? f.getBoundingClientRect().height : 0,
+  frameInnerWidth: f ? f.clientWidth : 0, frameInnerHeight: f ? f.clientHeight : 0 }; })()`
 
 // tracedStateExpr is stateExpr once the reports the page is still tracing
 // to their source lines are logged (or after 5 s, keeping what is logged).
@@ -232,7 +242,7 @@ func settle(ctx context.Context, expect fixture.Expect, session bool) (settled, 
 			lastSeen, lastChange = seen, time.Now()
 		}
 		s.stable = s.probe != nil && s.probe.Ready && len(checkExpect(expect, s.probe, s.state)) == 0 && time.Since(stableSince) > settleStable &&
-			(!session || s.state.Initialized)
+			viewportFits(s.probe, s.state) && (!session || s.state.Initialized)
 		if s.stable || time.Since(lastChange) > settleQuiet {
 			if s.probe == nil {
 				return s, errors.New("the widget document never answered a probe (did it replace the whole document?)")
@@ -251,6 +261,15 @@ func settle(ctx context.Context, expect fixture.Expect, session bool) (settled, 
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// viewportFits reports whether the widget document's viewport is the
+// frame's inner size (to a pixel of rounding). The widget document runs in
+// another process: after the page resizes the frame, that process learns
+// the new size a little later, and until then its layout is the old size's.
+func viewportFits(pr *probe, st *pageState) bool {
+	return pr != nil && st != nil &&
+		math.Abs(pr.ViewportWidth-st.FrameInnerWidth) <= 1 && math.Abs(pr.ViewportHeight-st.FrameInnerHeight) <= 1
 }
 
 // checkLog turns the preview's error log entries (uncaught errors reported
@@ -432,30 +451,6 @@ func screenshot(ctx context.Context, p plan, opts Options, stable bool, c *Case)
 	}
 	return []string{fmt.Sprintf("screenshot differs from %s in %.2f%% of pixels (threshold %.2f%%); this run's is %s (accept it with widgetd test --update)",
 		c.Baseline, ratio*100, opts.Threshold*100, relPath(actual))}
-}
-
-// stableScreenshots is how many captures stableScreenshot takes at most
-// while waiting for two in a row to agree.
-const stableScreenshots = 10
-
-// stableScreenshot captures the widget frame until two consecutive captures
-// are identical (as Playwright's toHaveScreenshot does), so a frame painted
-// late on a loaded machine is neither compared nor written as a baseline.
-// After stableScreenshots captures it returns the last one.
-func stableScreenshot(ctx context.Context) ([]byte, error) {
-	var last []byte
-	for i := 0; i < stableScreenshots; i++ {
-		time.Sleep(100 * time.Millisecond) // a couple of frames
-		png, err := chromedp.Run(ctx, chromedp.Screenshot(chromedp.ID("widget-frame")))
-		if err != nil {
-			return nil, err
-		}
-		if last != nil && bytes.Equal(last, png) {
-			return png, nil
-		}
-		last = png
-	}
-	return last, nil
 }
 
 func writeFile(name string, data []byte) error {

@@ -20,6 +20,9 @@ export interface ProbeResult {
   found: boolean[];
   ready: boolean;
   height: number;
+  /** The document's viewport (innerWidth, innerHeight): the frame's size as the widget's process last saw it. */
+  viewportWidth: number;
+  viewportHeight: number;
   /** The document's look: root style and class, body colours and font (a host's style variables change it). */
   look: string;
 }

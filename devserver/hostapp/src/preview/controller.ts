@@ -507,7 +507,8 @@ export class PreviewController {
 
   // probe asks the widget document which selectors match and what text it
   // shows (answered by the sandbox origin's reporter script); freeze also
-  // stops its animations and transitions for a repeatable screenshot.
+  // stops its animations and transitions for a repeatable screenshot, and
+  // is answered once the document has painted twice.
   private probe(selectors: string[], freeze: boolean): Promise<ProbeResult> {
     return new Promise<ProbeResult>((resolve, reject) => {
       const win = this.iframe?.contentWindow;
@@ -539,7 +540,15 @@ export class PreviewController {
       case "probe-result": {
         const done = this.probes.get(d.id);
         this.probes.delete(d.id);
-        done?.({ text: String(d.text ?? ""), found: Array.isArray(d.found) ? d.found.map(Boolean) : [], ready: !!d.ready, height: Number(d.height) || 0, look: String(d.look ?? "") });
+        done?.({
+          text: String(d.text ?? ""),
+          found: Array.isArray(d.found) ? d.found.map(Boolean) : [],
+          ready: !!d.ready,
+          height: Number(d.height) || 0,
+          viewportWidth: Number(d.viewportWidth) || 0,
+          viewportHeight: Number(d.viewportHeight) || 0,
+          look: String(d.look ?? ""),
+        });
         return;
       }
       case "openai":
