@@ -140,7 +140,10 @@ func TestFullscreenExit(t *testing.T) {
 
 // TestEscapeTakenByWidget: Escape that the widget handles itself (a dialog
 // closing, preventDefault) stays with the widget; the preview stays in
-// fullscreen.
+// fullscreen. The widget answers one task after the key, which orders its
+// answer after widgetd's forward (queued during the same event, before the
+// widget's listener ran): once the page has the answer, a forward would
+// have arrived, so no wait proves the negative.
 func TestEscapeTakenByWidget(t *testing.T) {
 	d := startDev(t, nil)
 	d.edit(t, "hello/index.ts", func(s string) string {
@@ -148,7 +151,10 @@ func TestEscapeTakenByWidget(t *testing.T) {
 addEventListener("keydown", (event) => {
   if (event.key !== "Escape") return;
   event.preventDefault();
-  message.textContent = "Escape closed the dialog";
+  setTimeout(() => {
+    message.textContent = "Escape closed the dialog";
+    parent.postMessage({ escapeTest: "handled" }, "*");
+  });
 });
 `
 	})
@@ -162,15 +168,22 @@ addEventListener("keydown", (event) => {
 			p.setMode("fullscreen")
 			p.waitFor("the stage in fullscreen", 10*time.Second, func() string { return p.stageState("mode-fullscreen", true) })
 			p.focusWidget("fullscreen")
+			var listening bool
+			if err := p.eval(`(() => { window.escapeHandled = false; addEventListener("message", (e) => { if (e.data && e.data.escapeTest === "handled") window.escapeHandled = true; }); return true })()`, &listening); err != nil {
+				t.Fatal(err)
+			}
 			ctx, cancel := context.WithTimeout(p.ctx, 10*time.Second)
 			defer cancel()
 			if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.Escape)); err != nil {
 				t.Fatal(err)
 			}
-			p.waitFrameText("Escape closed the dialog", 10*time.Second)
-			// The forward waits one task in the frame, then a message: give
-			// it ample time to arrive, were it sent.
-			time.Sleep(500 * time.Millisecond)
+			p.waitFor("the widget's answer to Escape", 10*time.Second, func() string {
+				var handled bool
+				if err := p.eval(`window.escapeHandled`, &handled); err != nil || !handled {
+					return fmt.Sprintf("not yet (%v)", err)
+				}
+				return ""
+			})
 			if why := p.stageState("mode-fullscreen", true); why != "" {
 				t.Errorf("the widget took Escape, yet the stage left fullscreen: %s", why)
 			}
