@@ -125,3 +125,27 @@ func TestCaptureFrame(t *testing.T) {
 		})
 	}
 }
+
+func TestViewportFits(t *testing.T) {
+	state := &pageState{FrameInnerWidth: 534.4, FrameInnerHeight: 97}
+	for _, tt := range []struct {
+		name          string
+		width, height float64
+		want          bool
+	}{
+		{"same size", 534, 97, true},
+		{"a pixel of rounding", 535, 96, true},
+		{"still the old height", 534, 118, false},
+		{"still the old width", 768, 97, false},
+		{"never measured", 0, 0, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := viewportFits(&probe{ViewportWidth: tt.width, ViewportHeight: tt.height}, state); got != tt.want {
+				t.Errorf("viewport %v×%v in a frame of %v×%v: fits %v, want %v", tt.width, tt.height, state.FrameInnerWidth, state.FrameInnerHeight, got, tt.want)
+			}
+		})
+	}
+	if viewportFits(nil, state) || viewportFits(&probe{}, nil) {
+		t.Error("a missing probe or page state fits")
+	}
+}

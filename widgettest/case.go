@@ -33,8 +33,9 @@ type pageState struct {
 		Arguments json.RawMessage `json:"arguments"`
 	} `json:"calls"`
 	FrameHeight float64 `json:"frameHeight"`
-	// FrameInnerWidth and FrameInnerHeight are the frame's inner size (its
-	// clientWidth and clientHeight: the box the widget's viewport fills).
+	// FrameInnerWidth and FrameInnerHeight are the frame's content box (its
+	// clientWidth and clientHeight less padding): what the widget's
+	// viewport fills.
 	FrameInnerWidth  float64 `json:"frameInnerWidth"`
 	FrameInnerHeight float64 `json:"frameInnerHeight"`
 }
@@ -58,7 +59,9 @@ type probe struct {
 
 const stateExpr = `(() => { const d = window.widgetdDev; if (!d) return null; const f = document.getElementById("widget-frame");
   return { initialized: d.initialized, loaded: d.loaded, log: d.log, calls: d.calls, frameHeight: f ? f.getBoundingClientRect().height : 0,
-  frameInnerWidth: f ? f.clientWidth : 0, frameInnerHeight: f ? f.clientHeight : 0 }; })()`
+  ...(() => { if (!f) return { frameInnerWidth: 0, frameInnerHeight: 0 }; const c = getComputedStyle(f);
+    return { frameInnerWidth: f.clientWidth - parseFloat(c.paddingLeft) - parseFloat(c.paddingRight),
+      frameInnerHeight: f.clientHeight - parseFloat(c.paddingTop) - parseFloat(c.paddingBottom) }; })() }; })()`
 
 // tracedStateExpr is stateExpr once the reports the page is still tracing
 // to their source lines are logged (or after 5 s, keeping what is logged).
