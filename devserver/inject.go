@@ -17,10 +17,8 @@ import (
 // hosts' style variables land), class and theme, the body's colours and
 // font) for `widgetd test`, and on request freezes animations, transitions
 // and the caret so its screenshots repeat. A freezing probe is answered
-// after two animation frames (or 1 s, when frames are not running), so
-// the answer describes a document that has painted at the viewport size it
-// reports: the frame is another process, and until it paints at a new
-// size the page draws its last picture, clipped or stretched. Escape pressed while focus is in the widget is
+// after two animation frames (or 1 s, when frames are not running), so a
+// screenshot taken on its answer shows the frozen document painted. Escape pressed while focus is in the widget is
 // forwarded (escape), so the page leaves fullscreen or pip as it does for
 // Escape on the page, unless the widget took the key (preventDefault, as
 // a dialog closing on Escape does); the check waits a task, because the
