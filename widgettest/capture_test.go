@@ -2,7 +2,6 @@ package widgettest
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"image/png"
 	"net"
@@ -48,17 +47,7 @@ func TestCaptureFrame(t *testing.T) {
 	}))
 	defer page.Close()
 
-	chrome, err := FindChrome("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := launch(ctx, chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	b, _ := testBrowser(t)
 
 	for _, tt := range []struct {
 		name   string

@@ -65,17 +65,7 @@ func TestPinnedFonts(t *testing.T) {
 		_, _ = w.Write([]byte(fontPage))
 	}))
 	defer srv.Close()
-	chrome, err := FindChrome("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	b, err := launch(ctx, chrome)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.close()
+	b, ctx := testBrowser(t)
 	tab, cancelTab := chromedp.NewContext(b.ctx)
 	defer cancelTab()
 	stop := context.AfterFunc(ctx, cancelTab)
@@ -232,4 +222,23 @@ func fontsConfOf(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return conf
+}
+
+// testBrowser launches the Chromium widgetd test renders with (pinned
+// fonts and all), closed when the test ends; its context ends after a
+// minute.
+func testBrowser(t *testing.T) (*browser, context.Context) {
+	t.Helper()
+	chrome, err := FindChrome("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	t.Cleanup(cancel)
+	b, err := launch(ctx, chrome)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.close)
+	return b, ctx
 }
