@@ -163,6 +163,8 @@ type Builder struct {
 	// rewrites remembers the text-only rewrites of script modules
 	// (modulerewrite.go).
 	rewrites moduleRewrites
+	// globDirs are the folders import.meta.glob calls walked (importglob.go).
+	globDirs globFolders
 	rebuilds int64
 	// esbuildRuns counts the esbuild runs over widgets of the last
 	// assemble (the first bundle and each bundle again at another bridge

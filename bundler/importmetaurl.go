@@ -9,6 +9,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/importglob"
 	"github.com/widgetd/widgetd/bundler/internal/jstransform"
 	"github.com/widgetd/widgetd/diag"
 )
@@ -18,11 +19,13 @@ import (
 // reached through a global object (new self.Worker(…), globalThis, window).
 var importMetaURLRE = regexp.MustCompile(`(new\s+(?:(?:self|globalThis|window)\s*\.\s*)?(?:Shared)?Worker\(\s*)?new\s+URL\(\s*(['"])(\.{1,2}/[^'"\n]+)['"]\s*,\s*import\.meta\.url\s*\)`)
 
-// setupImportMetaURL rewrites new URL("./file", import.meta.url) in the
-// project's own modules into an import of "./file?url" (a worker's script
-// into "./file?worker&url"), so the file is emitted and the URL points at it.
-// The import is appended at the end of the module (imports are hoisted), so
-// line numbers in messages stay true.
+// setupImportMetaURL rewrites the project's own modules where they ask the
+// build for files: import.meta.glob(…) calls become the objects Vite makes
+// of them (importglob.go), and new URL("./file", import.meta.url) becomes
+// an import of "./file?url" (a worker's script "./file?worker&url"), so the
+// file is emitted and the URL points at it. Imports the rewrites add are
+// appended at the end of the module (imports are hoisted), so line numbers
+// in messages stay true.
 func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 	pb.OnLoad(api.OnLoadOptions{Filter: `\.(m?[jt]sx?|mts|cts)$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 		if a.Namespace != "file" || inPackage(a.Path) {
@@ -32,22 +35,38 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 		if isLimitError(err) {
 			return loadError(err), nil
 		}
-		if err != nil || !strings.Contains(string(data), "import.meta.url") {
+		text := string(data)
+		hasURL, hasGlob := strings.Contains(text, "import.meta.url"), importglob.Mentions(text)
+		if err != nil || !hasURL && !hasGlob {
 			return api.OnLoadResult{}, nil // let esbuild read (and report) it
 		}
-		src, n := rewriteImportMetaURLs(string(data))
-		if n == 0 {
-			return api.OnLoadResult{}, nil
+		src, changed := text, false
+		var walked []string
+		if hasGlob {
+			out, expanded, errs, dirs := b.expandImportGlobs(a.Path, text)
+			if errs != nil {
+				return api.OnLoadResult{Errors: errs, WatchDirs: dirs}, nil
+			}
+			src, changed, walked = out, expanded, dirs
 		}
-		if errs := b.importMetaURLTargetErrors(a.Path, string(data)); errs != nil {
-			return api.OnLoadResult{Errors: errs}, nil
-		}
-		if b.publicURL == "" {
-			if errs := inlineWorkerErrors(a.Path, string(data)); errs != nil {
-				return api.OnLoadResult{Errors: errs}, nil
+		if hasURL {
+			out, n := rewriteImportMetaURLs(src)
+			if n > 0 {
+				if errs := b.importMetaURLTargetErrors(a.Path, text); errs != nil {
+					return api.OnLoadResult{Errors: errs}, nil
+				}
+				if b.publicURL == "" {
+					if errs := inlineWorkerErrors(a.Path, text); errs != nil {
+						return api.OnLoadResult{Errors: errs}, nil
+					}
+				}
+				src, changed = out, true
 			}
 		}
-		return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path)}, nil
+		if !changed {
+			return api.OnLoadResult{}, nil
+		}
+		return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path), WatchDirs: walked}, nil
 	})
 }
 

@@ -174,6 +174,9 @@ func (b *Builder) recordInputs(rec *buildRecord, meta *metafile, now time.Time) 
 		dirs[w.Dir] = true
 		dirs[filepath.Dir(w.Entry)] = true
 	}
+	for _, d := range b.globDirs.list() {
+		dirs[d] = true
+	}
 	for key := range meta.Inputs {
 		file, nested := moduleFile(b.root, key)
 		if nested {

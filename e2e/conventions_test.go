@@ -58,6 +58,17 @@ func conventionCases() []example {
 				`w.document.getElementById("badge").complete && w.document.getElementById("badge").naturalWidth > 0`,
 			},
 		},
+		{
+			// Vite's import.meta.glob: eager default exports, lazy modules
+			// with an excluding pattern, and ?raw files as strings.
+			name: "glob-pages",
+			want: map[string]string{
+				"#cards":    "Beta, Alpha",
+				"#keys":     "./cards/a.ts ./cards/b.ts",
+				"#sections": "Intro + Outro",
+				"#notes":    "first|second",
+			},
+		},
 	}
 }
 

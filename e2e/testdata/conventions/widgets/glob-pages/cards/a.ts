@@ -1,0 +1,1 @@
+export default { title: "Alpha", order: 2 };

@@ -1,0 +1,1 @@
+export default { title: "Beta", order: 1 };
