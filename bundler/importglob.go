@@ -2,7 +2,6 @@ package bundler
 
 import (
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/evanw/esbuild/pkg/api"
@@ -52,14 +51,14 @@ func (b *Builder) expandImportGlobs(file, src string) (string, bool, []api.Messa
 	calls, errs := importglob.Find(src)
 	var msgs []api.Message
 	for _, e := range errs {
-		msgs = append(msgs, messageAt(file, src, e.Offset, e.Msg))
+		msgs = append(msgs, api.Message{Text: e.Msg, Location: locationAt(file, src, e.Offset, 0)})
 	}
 	matches := make([][]importglob.Match, len(calls))
 	var walked []string
 	for i, c := range calls {
 		m, dirs, err := importglob.Expand(c, file, b.root)
 		if err != nil {
-			msgs = append(msgs, messageAt(file, src, c.Start, err.Error()))
+			msgs = append(msgs, api.Message{Text: err.Error(), Location: locationAt(file, src, c.Start, c.End-c.Start)})
 			continue
 		}
 		matches[i] = m
@@ -69,19 +68,12 @@ func (b *Builder) expandImportGlobs(file, src string) (string, bool, []api.Messa
 	if len(msgs) > 0 || len(calls) == 0 {
 		return src, false, msgs, walked
 	}
-	return importglob.Rewrite(src, calls, matches, unusedName(src, "__widgetd_glob")), true, nil, walked
+	return importglob.Rewrite(src, calls, matches), true, nil, walked
 }
 
-// messageAt is an esbuild error at byte offset at of file's text src.
-func messageAt(file, src string, at int, text string) api.Message {
+// locationAt is the place in file's text src of length bytes from byte
+// offset at, for an esbuild message.
+func locationAt(file, src string, at, length int) *api.Location {
 	line, col, lineText := diag.LineCol([]byte(src), at)
-	return api.Message{Text: text, Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: lineText}}
-}
-
-// unusedName returns name, made longer until src does not contain it.
-func unusedName(src, name string) string {
-	for strings.Contains(src, name) {
-		name += "_"
-	}
-	return name
+	return &api.Location{File: file, Line: line, Column: col - 1, LineText: lineText, Length: length}
 }

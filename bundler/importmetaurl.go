@@ -11,7 +11,6 @@ import (
 
 	"github.com/widgetd/widgetd/bundler/internal/importglob"
 	"github.com/widgetd/widgetd/bundler/internal/jstransform"
-	"github.com/widgetd/widgetd/diag"
 )
 
 // importMetaURLRE finds new URL("./relative", import.meta.url), optionally
@@ -102,9 +101,7 @@ func inlineWorkerErrors(file, src string) []api.Message {
 			continue // a plain new URL(), not a worker
 		}
 		spec := src[loc[6]:loc[7]]
-		line, col, text := diag.LineCol([]byte(src), loc[0])
-		errs = append(errs, api.Message{Text: workerInlineMessage(spec),
-			Location: &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[1] - loc[0]}})
+		errs = append(errs, api.Message{Text: workerInlineMessage(spec), Location: locationAt(file, src, loc[0], loc[1]-loc[0])})
 	}
 	return errs
 }
@@ -121,9 +118,8 @@ func (b *Builder) importMetaURLTargetErrors(file, src string) []api.Message {
 		if err == nil {
 			continue
 		}
-		line, col, text := diag.LineCol([]byte(src), loc[6]-1) // at the quote, as esbuild places imports
 		m := limitMessage(err)
-		m.Location = &api.Location{File: file, Line: line, Column: col - 1, LineText: text, Length: loc[7] - loc[6] + 2}
+		m.Location = locationAt(file, src, loc[6]-1, loc[7]-loc[6]+2) // at the quote, as esbuild places imports
 		errs = append(errs, m)
 	}
 	return errs

@@ -175,10 +175,10 @@ func TestRewrite(t *testing.T) {
 		{{Key: "./p/a.ts", Spec: "./p/a.ts"}, {Key: "./p/b.ts", Spec: "./p/b.ts"}},
 		{{Key: "./i/x.svg", Spec: "./i/x.svg"}},
 	}
-	got := Rewrite(src, calls, matches, "__glob")
+	got := Rewrite(src, calls, matches)
 	want := "const lazy = Object.assign({\"./p/a.ts\": () => import(\"./p/a.ts\").then((m) => m[\"setup\"]), \"./p/b.ts\": () => import(\"./p/b.ts\").then((m) => m[\"setup\"])})\n\n;\n" +
-		"const eager = Object.assign({\"./i/x.svg\": __glob1_0});\nconsole.log(lazy, eager);\n" +
-		"\nimport __glob1_0 from \"./i/x.svg?raw\";"
+		"const eager = Object.assign({\"./i/x.svg\": __widgetd_glob1_0});\nconsole.log(lazy, eager);\n" +
+		"\nimport __widgetd_glob1_0 from \"./i/x.svg?raw\";"
 	if got != want {
 		t.Errorf("Rewrite:\n%s\nwant:\n%s", got, want)
 	}

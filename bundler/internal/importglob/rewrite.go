@@ -11,9 +11,13 @@ import (
 // call, a binding that an import declaration appended to the module
 // brings in (imports are hoisted, so appending keeps every line where it
 // was). A replacement keeps the line breaks of the call it replaces.
-// Bindings are named prefix<call>_<file>; the caller picks a prefix that
-// src does not contain.
-func Rewrite(src string, calls []Call, matches [][]Match, prefix string) string {
+// Bindings are named __widgetd_glob<call>_<file>, the prefix made longer
+// until src does not contain it.
+func Rewrite(src string, calls []Call, matches [][]Match) string {
+	prefix := "__widgetd_glob"
+	for strings.Contains(src, prefix) {
+		prefix += "_"
+	}
 	var out, imports strings.Builder
 	last := 0
 	for i, c := range calls {
