@@ -15,6 +15,7 @@ import (
 
 	"github.com/evanw/esbuild/pkg/api"
 
+	"github.com/widgetd/widgetd/bundler/internal/importglob"
 	"github.com/widgetd/widgetd/bundler/internal/npminstall"
 	"github.com/widgetd/widgetd/internal/jscompile"
 )
@@ -226,6 +227,27 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 		c.context() // still a build that depends on Node's output
 	}
 	code := out.Code
+	var walked []string
+	if mentionsFileRequests(code) {
+		// import.meta.glob and new URL(…, import.meta.url) survive the
+		// compilers as written; rewrite them in the compiled module (its
+		// lines are the compiler's). An error in the call's own arguments
+		// is shown at its place in the source.
+		rewritten, changed, errs, dirs := c.b.rewriteFileRequests(file, code)
+		if errs != nil {
+			if _, srcErrs := importglob.Find(string(src)); len(srcErrs) > 0 {
+				errs = nil
+				for _, e := range srcErrs {
+					errs = append(errs, api.Message{Text: e.Msg, Location: locationAt(c.b.relPath(file), string(src), e.Offset, 0)})
+				}
+			}
+			return api.OnLoadResult{Errors: errs, WatchDirs: dirs}
+		}
+		if changed {
+			code = rewritten
+		}
+		walked = dirs
+	}
 	if out.CSS != "" {
 		c.mu.Lock()
 		c.styles[file] = out.CSS
@@ -240,7 +262,23 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	case "jsx":
 		loader = api.LoaderJSX
 	}
-	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file), Warnings: warningMessages(c.b.relPath(file), src, out.Warnings)}
+	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file), Warnings: warningMessages(c.b.relPath(file), src, out.Warnings), WatchDirs: walked}
+}
+
+// compilesScript reports whether the compiler plugin loads the script
+// module file (a Svelte rune module, JSX through React Refresh or Solid's
+// compiler), so that the module rewrites run on its compiled output
+// instead of its source.
+func (c *compilers) compilesScript(file string) bool {
+	switch {
+	case inPackage(file):
+		return false
+	case strings.HasSuffix(file, ".svelte.js") || strings.HasSuffix(file, ".svelte.ts"):
+		return true
+	case strings.HasSuffix(file, ".jsx") || strings.HasSuffix(file, ".tsx"):
+		return c.refreshesJSX(file) || c.jsxConfig(filepath.Dir(file)).Solid
+	}
+	return false
 }
 
 // warningMessages turns compiler warnings into esbuild warnings at their

@@ -96,3 +96,18 @@ func TestImportGlobRebuild(t *testing.T) {
 		t.Errorf("rebuild lacks the added part-b:\n%s", page(out))
 	}
 }
+
+// TestImportGlobCompiledError: a call with arguments that are not
+// literals, in a Vue component, fails at its line in the .vue file (not
+// at a line of the compiled module the rewrite ran on).
+func TestImportGlobCompiledError(t *testing.T) {
+	root := writeProjectWith(t, compilerModules(t), map[string]string{
+		"widgets/w/widget.json": `{"entry": "main.ts"}`,
+		"widgets/w/main.ts":     "import { createApp } from \"vue\";\nimport App from \"./App.vue\";\ncreateApp(App).mount(\"#root\");\n",
+		"widgets/w/App.vue":     "<script setup lang=\"ts\">\nconst dir = \"./x\";\n\nconst parts = import.meta.glob(dir + \"/*.ts\");\n</script>\n\n<template><p>{{ Object.keys(parts).length }}</p></template>\n",
+	})
+	_, _, err := assembleProject(t, testOptions(root))
+	if want := "App.vue:4:32: error: import.meta.glob's arguments must be literals, not dir"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v\nwant %s", err, want)
+	}
+}

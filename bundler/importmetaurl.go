@@ -35,38 +35,55 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 			return loadError(err), nil
 		}
 		text := string(data)
-		hasURL, hasGlob := strings.Contains(text, "import.meta.url"), importglob.Mentions(text)
-		if err != nil || !hasURL && !hasGlob {
-			return api.OnLoadResult{}, nil // let esbuild read (and report) it
-		}
-		src, changed := text, false
-		var walked []string
-		if hasGlob {
-			out, expanded, errs, dirs := b.expandImportGlobs(a.Path, text)
-			if errs != nil {
-				return api.OnLoadResult{Errors: errs, WatchDirs: dirs}, nil
-			}
-			src, changed, walked = out, expanded, dirs
-		}
-		if hasURL {
-			out, n := rewriteImportMetaURLs(src)
-			if n > 0 {
-				if errs := b.importMetaURLTargetErrors(a.Path, text); errs != nil {
-					return api.OnLoadResult{Errors: errs}, nil
-				}
-				if b.publicURL == "" {
-					if errs := inlineWorkerErrors(a.Path, text); errs != nil {
-						return api.OnLoadResult{Errors: errs}, nil
-					}
-				}
-				src, changed = out, true
-			}
-		}
-		if !changed {
+		if err != nil || !mentionsFileRequests(text) || b.compilers.compilesScript(a.Path) {
+			// Unreadable: esbuild reads (and reports) it. Compiled by an npm
+			// compiler: the compiler plugin rewrites its output.
 			return api.OnLoadResult{}, nil
+		}
+		src, changed, errs, walked := b.rewriteFileRequests(a.Path, text)
+		if errs != nil || !changed {
+			return api.OnLoadResult{Errors: errs, WatchDirs: walked}, nil
 		}
 		return api.OnLoadResult{Contents: &src, Loader: jstransform.LoaderFor(a.Path), ResolveDir: filepath.Dir(a.Path), WatchDirs: walked}, nil
 	})
+}
+
+// mentionsFileRequests reports whether a module's text may ask the build
+// for files (rewriteFileRequests).
+func mentionsFileRequests(text string) bool {
+	return strings.Contains(text, "import.meta.url") || importglob.Mentions(text)
+}
+
+// rewriteFileRequests applies setupImportMetaURL's rewrites to text, the
+// source of the project module file or what an npm compiler made of it.
+// It returns the new text and whether it changed, or the errors that fail
+// the module, and the folders import.meta.glob walked.
+func (b *Builder) rewriteFileRequests(file, text string) (string, bool, []api.Message, []string) {
+	src, changed := text, false
+	var walked []string
+	if importglob.Mentions(text) {
+		out, expanded, errs, dirs := b.expandImportGlobs(file, text)
+		if errs != nil {
+			return text, false, errs, dirs
+		}
+		src, changed, walked = out, expanded, dirs
+	}
+	if !strings.Contains(text, "import.meta.url") {
+		return src, changed, nil, walked
+	}
+	out, n := rewriteImportMetaURLs(src)
+	if n == 0 {
+		return src, changed, nil, walked
+	}
+	if errs := b.importMetaURLTargetErrors(file, text); errs != nil {
+		return text, false, errs, walked
+	}
+	if b.publicURL == "" {
+		if errs := inlineWorkerErrors(file, text); errs != nil {
+			return text, false, errs, walked
+		}
+	}
+	return out, true, nil, walked
 }
 
 // rewriteImportMetaURLs performs the rewrite of setupImportMetaURL and

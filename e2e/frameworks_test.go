@@ -39,7 +39,7 @@ func frameworkCases() []frameworkCase {
 				"#tw-badge|background-color":  "rgb(10, 125, 69)", // @utility badge-pill
 			}},
 		{project: "frameworks", name: "vue-card",
-			text:  map[string]string{"#vue-title": "Hello from Vue (0)"},
+			text:  map[string]string{"#vue-title": "Hello from Vue (0)", "#vue-badges": "alpha,beta"}, // badges: import.meta.glob in the SFC
 			style: map[string]string{"#vue-title|color": "rgb(53, 73, 94)", ".card|border-top-color": "rgb(66, 184, 131)"},
 			click: "#vue-btn", afterSel: "#vue-title", after: "Hello from Vue (1)"},
 		{project: "frameworks", name: "svelte-card",
@@ -47,7 +47,7 @@ func frameworkCases() []frameworkCase {
 			style: map[string]string{"#svelte-title|color": "rgb(255, 62, 0)"},
 			click: "#svelte-btn", afterSel: "#svelte-btn", after: "Clicked 1, doubled 2"},
 		{project: "frameworks", name: "solid-card",
-			text:  map[string]string{"#solid-title": "Hello from Solid", "li.solid-item:nth-child(2)": "two"},
+			text:  map[string]string{"#solid-title": "Hello from Solid", "li.solid-item:nth-child(2)": "two"}, // items: import.meta.glob in Solid's JSX
 			click: "#solid-btn", afterSel: "#solid-btn", after: "Count 1"},
 		{project: "frameworks", name: "preact-card",
 			text:  map[string]string{"#preact-title": "Hello from Preact"},

@@ -16,4 +16,9 @@ function Counter(props: { items: string[] }) {
   );
 }
 
-render(() => <Counter items={["one", "two"]} />, document.getElementById("root")!);
+// The list's items, one module each, imported with the widget (Vite's
+// import.meta.glob, eager).
+const itemModules = import.meta.glob<{ default: string }>("./items/*.ts", { eager: true });
+const items = Object.values(itemModules).map((module) => module.default);
+
+render(() => <Counter items={items} />, document.getElementById("root")!);
