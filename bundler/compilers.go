@@ -145,16 +145,11 @@ func (c *compilers) plugin(stylesheets bool) api.Plugin {
 			return c.component("svelte", a.Path), nil
 		})
 		pb.OnLoad(api.OnLoadOptions{Filter: `\.[jt]sx$`, Namespace: "file"}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
-			if a.Namespace != "file" || inPackage(a.Path) {
-				return api.OnLoadResult{}, nil
-			}
-			if c.refreshesJSX(a.Path) {
-				return c.component("refresh", a.Path), nil
-			}
-			if !c.jsxConfig(filepath.Dir(a.Path)).Solid {
+			op := c.scriptCompiler(a.Path)
+			if a.Namespace != "file" || op == "" {
 				return api.OnLoadResult{}, nil // esbuild's own JSX (tsconfig's jsxImportSource applies)
 			}
-			return c.component("solid", a.Path), nil
+			return c.component(op, a.Path), nil
 		})
 		pb.OnResolve(api.OnResolveOptions{Filter: "^" + compiledStyleNamespace + ":"}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
 			return api.OnResolveResult{Path: strings.TrimPrefix(a.Path, compiledStyleNamespace+":"), Namespace: compiledStyleNamespace}, nil
@@ -265,20 +260,22 @@ func (c *compilers) component(op, file string) api.OnLoadResult {
 	return api.OnLoadResult{Contents: &code, Loader: loader, ResolveDir: filepath.Dir(file), Warnings: warningMessages(c.b.relPath(file), src, out.Warnings), WatchDirs: walked}
 }
 
-// compilesScript reports whether the compiler plugin loads the script
-// module file (a Svelte rune module, JSX through React Refresh or Solid's
-// compiler), so that the module rewrites run on its compiled output
-// instead of its source.
-func (c *compilers) compilesScript(file string) bool {
+// scriptCompiler names the compile the compiler plugin runs on the
+// script module file: "svelte" for a Svelte rune module, "refresh" or
+// "solid" for the project's JSX through React Refresh or Solid's compiler;
+// "" when esbuild loads it as it is.
+func (c *compilers) scriptCompiler(file string) string {
 	switch {
-	case inPackage(file):
-		return false
 	case strings.HasSuffix(file, ".svelte.js") || strings.HasSuffix(file, ".svelte.ts"):
-		return true
-	case strings.HasSuffix(file, ".jsx") || strings.HasSuffix(file, ".tsx"):
-		return c.refreshesJSX(file) || c.jsxConfig(filepath.Dir(file)).Solid
+		return "svelte"
+	case inPackage(file) || !strings.HasSuffix(file, ".jsx") && !strings.HasSuffix(file, ".tsx"):
+		return ""
+	case c.refreshesJSX(file):
+		return "refresh"
+	case c.jsxConfig(filepath.Dir(file)).Solid:
+		return "solid"
 	}
-	return false
+	return ""
 }
 
 // warningMessages turns compiler warnings into esbuild warnings at their

@@ -12,7 +12,10 @@ import (
 
 // globFolders are the folders import.meta.glob calls walked, so the
 // up-to-date record notices a file added to one of them (the match set
-// changes although no input did). Calls run in esbuild's goroutines.
+// changes although no input did). Calls run in esbuild's goroutines. The
+// set only grows: a Builder that bundles only its changed widgets does not
+// walk the others' globs again, and a folder recorded after its glob is
+// gone costs at most one build more.
 type globFolders struct {
 	mu   sync.Mutex
 	dirs map[string]bool

@@ -35,7 +35,7 @@ func (b *Builder) setupImportMetaURL(pb api.PluginBuild) {
 			return loadError(err), nil
 		}
 		text := string(data)
-		if err != nil || !mentionsFileRequests(text) || b.compilers.compilesScript(a.Path) {
+		if err != nil || !mentionsFileRequests(text) || b.compilers.scriptCompiler(a.Path) != "" {
 			// Unreadable: esbuild reads (and reports) it. Compiled by an npm
 			// compiler: the compiler plugin rewrites its output.
 			return api.OnLoadResult{}, nil
